@@ -1,0 +1,83 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "OpenStoreKit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "openstore", targets: ["openstore"]),
+        .library(name: "StoreModel", targets: ["StoreModel"]),
+        .library(name: "StoreSigning", targets: ["StoreSigning"]),
+        .library(name: "StoreEngine", targets: ["StoreEngine"]),
+        .library(name: "StoreServer", targets: ["StoreServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", exact: "1.7.4"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", exact: "5.8.0"),
+        .package(url: "https://github.com/vapor/sql-kit.git", exact: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", exact: "4.5.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+    ],
+    targets: [
+        // Apple's wire types and the .storekit catalog. Foundation only.
+        .target(name: "StoreModel", swiftSettings: strict),
+        // JWS ES256 with x5c, the certificate authority, JWT auth.
+        .target(name: "StoreSigning", dependencies: [
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+        ], swiftSettings: strict),
+        // Durable state: SQLite (WAL) behind one SQL abstraction.
+        .target(name: "StoreStorage", dependencies: [
+            "StoreModel",
+            .product(name: "SQLKit", package: "sql-kit"),
+            .product(name: "SQLiteKit", package: "sqlite-kit"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
+        // The App Store's rules. Rules are pure; `AppStore` applies them to storage and signs.
+        .target(name: "StoreEngine", dependencies: [
+            "StoreModel", "StoreSigning", "StoreStorage",
+        ], swiftSettings: strict),
+        // HTTP: device API, admin API, Server API. No business rules here.
+        .target(name: "StoreServer", dependencies: [
+            "StoreEngine", "StoreModel", "StoreSigning",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Resources")], swiftSettings: strict),
+        .executableTarget(name: "openstore", dependencies: [
+            "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ], swiftSettings: strict),
+        .executableTarget(name: "openstore-bench", dependencies: [
+            "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ], swiftSettings: strict),
+        .testTarget(name: "StoreModelTests", dependencies: ["StoreModel"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "StoreSigningTests", dependencies: ["StoreSigning"], swiftSettings: strict),
+        .testTarget(name: "StoreStorageTests", dependencies: ["StoreStorage", "StoreModel"], swiftSettings: strict),
+        .testTarget(name: "StoreEngineTests", dependencies: ["StoreEngine", "StoreModel", "StoreSigning", "StoreStorage"], swiftSettings: strict),
+        .testTarget(name: "StoreServerTests", dependencies: [
+            "StoreServer", "StoreEngine", "StoreModel", "StoreSigning",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,96 @@
+import Foundation
+import StoreModel
+
+/// A catalog product as StoreKit's `Product` shows it to one storefront: localized texts, a price
+/// formatted in the storefront's currency, and the subscription's offers.
+public struct ProductListing: Codable, Sendable, Equatable {
+    public struct Period: Codable, Sendable, Equatable {
+        public var unit: String
+        public var value: Int
+    }
+    public struct Offer: Codable, Sendable, Equatable {
+        public var id: String?
+        public var type: String
+        public var paymentMode: String
+        public var price: String
+        public var displayPrice: String
+        public var period: Period
+        public var periodCount: Int
+    }
+    public struct Subscription: Codable, Sendable, Equatable {
+        public var subscriptionGroupID: String
+        public var groupLevel: Int
+        public var groupDisplayName: String
+        public var subscriptionPeriod: Period
+        public var introductoryOffer: Offer?
+        public var promotionalOffers: [Offer]
+        public var winBackOffers: [Offer]
+    }
+
+    public var id: String
+    /// `Product.ProductType` raw values.
+    public var type: String
+    public var displayName: String
+    public var description: String
+    public var price: String
+    public var displayPrice: String
+    public var currency: String
+    public var isFamilyShareable: Bool
+    public var subscription: Subscription?
+
+    public init(_ product: CatalogProduct, catalog: Catalog, storefront: Storefront, locale: String) {
+        let text = product.localization(for: locale)
+        id = product.id
+        type = Self.productType(product.kind)
+        displayName = text?.displayName ?? product.referenceName
+        description = text?.description ?? ""
+        price = "\(product.price)"
+        displayPrice = storefront.formatted(product.price)
+        currency = storefront.currency
+        isFamilyShareable = product.familyShareable
+        subscription = product.subscription.map { info in
+            Subscription(
+                subscriptionGroupID: info.groupID,
+                groupLevel: info.groupLevel,
+                groupDisplayName: catalog.group(info.groupID)?.displayName(for: locale) ?? info.groupID,
+                subscriptionPeriod: Period(info.period),
+                introductoryOffer: (info.introductoryOffer ?? info.introductoryOffers.first).map { Offer($0, storefront: storefront) },
+                promotionalOffers: info.promotionalOffers.map { Offer($0, storefront: storefront) },
+                winBackOffers: info.winBackOffers.map { Offer($0, storefront: storefront) })
+        }
+    }
+
+    static func productType(_ kind: ProductKind) -> String {
+        switch kind {
+        case .consumable: "Consumable"
+        case .nonConsumable: "Non-Consumable"
+        case .nonRenewing: "Non-Renewable"
+        case .autoRenewable: "Auto-Renewable"
+        }
+    }
+}
+
+extension ProductListing.Period {
+    init(_ period: SubscriptionPeriod) {
+        self.init(unit: period.unit.rawValue, value: period.value)
+    }
+}
+
+extension ProductListing.Offer {
+    init(_ offer: CatalogOffer, storefront: Storefront) {
+        let price = offer.price ?? 0
+        let type: String = switch offer.kind {
+        case .introductory: "introductory"
+        case .promotional, .code: "promotional"
+        case .winBack: "winBack"
+        }
+        let mode: String = switch offer.paymentMode {
+        case .freeTrial: "freeTrial"
+        case .payAsYouGo: "payAsYouGo"
+        case .payUpFront: "payUpFront"
+        }
+        self.init(
+            id: offer.id, type: type, paymentMode: mode, price: "\(price)",
+            displayPrice: storefront.formatted(price), period: .init(offer.period), periodCount: offer.periodCount)
+    }
+}

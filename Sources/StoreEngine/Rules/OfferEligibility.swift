@@ -1,0 +1,20 @@
+import StoreModel
+
+/// Who may redeem which subscription offer.
+public enum OfferEligibility {
+    /// Introductory offers are for new subscribers only: a customer who has ever subscribed to any
+    /// product of the group, or received an intro offer in it, is no longer eligible (Apple:
+    /// "never been subscribed to any of the subscriptions in a given subscription group").
+    public static func isEligibleForIntroOffer(groupId: String, history: [OwnedTransaction]) -> Bool {
+        !history.contains { $0.kind == .autoRenewable && $0.groupId == groupId }
+    }
+
+    /// The intro offer a first purchase gets, if the product has one and the customer qualifies.
+    public static func introductoryOffer(for product: CatalogProduct, history: [OwnedTransaction]) -> CatalogOffer? {
+        guard let subscription = product.subscription,
+              let offer = subscription.introductoryOffer ?? subscription.introductoryOffers.first,
+              isEligibleForIntroOffer(groupId: subscription.groupID, history: history)
+        else { return nil }
+        return offer
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import StoreModel
+
+/// Builds the payload of a new purchase exactly as Apple fills `JWSTransactionDecodedPayload`.
+public enum TransactionFactory {
+    public struct Identifiers: Sendable {
+        public var transactionId: Int64
+        public var appTransactionId: String
+        public init(transactionId: Int64, appTransactionId: String) {
+            self.transactionId = transactionId
+            self.appTransactionId = appTransactionId
+        }
+    }
+
+    /// A purchase as the customer asked for it, after the rules accepted it.
+    public struct Purchase: Sendable {
+        public var app: StoreApp
+        public var product: CatalogProduct
+        public var storefront: Storefront
+        public var quantity: Int
+        public var appAccountToken: String?
+        public var offer: CatalogOffer?
+        public var purchaseMs: Int64
+        public init(app: StoreApp, product: CatalogProduct, storefront: Storefront, quantity: Int, appAccountToken: String?, offer: CatalogOffer?, purchaseMs: Int64) {
+            self.app = app
+            self.product = product
+            self.storefront = storefront
+            self.quantity = quantity
+            self.appAccountToken = appAccountToken
+            self.offer = offer
+            self.purchaseMs = purchaseMs
+        }
+    }
+
+    /// `webOrderLineItemId` identifies one subscription period across devices; it is distinct from
+    /// the transaction ID but derived from it so that it is unique without another counter.
+    public static func webOrderLineItemId(for transactionId: Int64) -> String {
+        String(transactionId + 1_000_000_000_000_000)
+    }
+
+    public static func firstPurchase(_ purchase: Purchase, ids: Identifiers) -> TransactionPayload {
+        let product = purchase.product
+        let id = String(ids.transactionId)
+        let isSubscription = product.kind == .autoRenewable
+        let price = purchase.offer.map { $0.price ?? 0 } ?? product.price
+        var payload = TransactionPayload(
+            originalTransactionId: id,
+            transactionId: id,
+            webOrderLineItemId: isSubscription ? webOrderLineItemId(for: ids.transactionId) : nil,
+            bundleId: purchase.app.bundleId,
+            productId: product.id,
+            subscriptionGroupIdentifier: product.subscription?.groupID,
+            purchaseDate: purchase.purchaseMs,
+            originalPurchaseDate: purchase.purchaseMs,
+            expiresDate: nil,
+            quantity: purchase.quantity,
+            type: product.kind.transactionType,
+            appAccountToken: purchase.appAccountToken,
+            inAppOwnershipType: .purchased,
+            signedDate: purchase.purchaseMs,
+            environment: purchase.app.environment,
+            storefront: purchase.storefront.countryCode,
+            storefrontId: purchase.storefront.id,
+            transactionReason: .purchase,
+            currency: purchase.storefront.currency,
+            price: purchase.storefront.milliunits(price),
+            appTransactionId: ids.appTransactionId)
+        if let subscription = product.subscription {
+            let start = Date(milliseconds: purchase.purchaseMs)
+            payload.expiresDate = firstPeriodEnd(start: start, subscription: subscription, offer: purchase.offer).milliseconds
+        }
+        if let offer = purchase.offer {
+            payload.offerType = offer.offerType
+            payload.offerIdentifier = offer.kind == .introductory ? nil : (offer.id ?? offer.referenceName)
+            payload.offerDiscountType = offer.discountType
+            payload.offerPeriod = offer.totalDuration.iso8601
+        }
+        return payload
+    }
+
+    /// When the first paid or free period ends: a free trial or pay-up-front offer covers its whole
+    /// duration; a pay-as-you-go offer bills period by period; no offer means one regular period.
+    public static func firstPeriodEnd(start: Date, subscription: CatalogSubscription, offer: CatalogOffer?) -> Date {
+        guard let offer else { return subscription.period.adding(to: start) }
+        switch offer.paymentMode {
+        case .freeTrial, .payUpFront: return offer.totalDuration.adding(to: start)
+        case .payAsYouGo: return offer.period.adding(to: start)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// Why the store refused a request. Each case maps to a stable machine code (StoreKit's own names
+/// where StoreKit has one) so clients can branch on it, and a message a person can act on.
+public enum StoreError: Error, Sendable, Equatable {
+    case appNotFound(String)
+    case productUnavailable(String)
+    case customerNotFound(String)
+    case transactionNotFound(String)
+    case invalidQuantity(String)
+    case invalidAppAccountToken(String)
+    case invalidStorefront(String)
+    case alreadyPurchased(String)
+    case malformedRequest(String)
+
+    public var code: String {
+        switch self {
+        case .appNotFound: "appNotFound"
+        case .productUnavailable: "productUnavailable"
+        case .customerNotFound: "customerNotFound"
+        case .transactionNotFound: "transactionNotFound"
+        case .invalidQuantity: "invalidQuantity"
+        case .invalidAppAccountToken: "invalidAppAccountToken"
+        case .invalidStorefront: "invalidStorefront"
+        case .alreadyPurchased: "alreadyPurchased"
+        case .malformedRequest: "malformedRequest"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .appNotFound(let m), .productUnavailable(let m), .customerNotFound(let m), .transactionNotFound(let m),
+             .invalidQuantity(let m), .invalidAppAccountToken(let m), .invalidStorefront(let m),
+             .alreadyPurchased(let m), .malformedRequest(let m):
+            m
+        }
+    }
+
+    /// The HTTP status a front end should answer with.
+    public var httpStatus: Int {
+        switch self {
+        case .appNotFound, .productUnavailable, .customerNotFound, .transactionNotFound: 404
+        case .alreadyPurchased: 409
+        default: 400
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// A store catalog read from an Xcode `.storekit` file: every product, the subscription groups,
+/// the test settings and the policies. It is the one source of truth for what the store sells.
+public struct Catalog: Sendable, Equatable {
+    /// The file's own `identifier`; absent in the first 1.0 files.
+    public var identifier: String?
+    public var formatVersion: CatalogVersion?
+    /// All products of every type, in this order: `products[]`, `nonRenewingSubscriptions[]`,
+    /// then each group's subscriptions, each in file order.
+    public var products: [CatalogProduct]
+    public var subscriptionGroups: [SubscriptionGroup]
+    public var settings: CatalogSettings
+    public var appPolicies: AppPolicies?
+    /// `subscriptionOffersKeyPair`.
+    public var offerKeyPair: OfferKeyPair?
+
+    public init(
+        identifier: String? = nil, formatVersion: CatalogVersion? = nil, products: [CatalogProduct] = [],
+        subscriptionGroups: [SubscriptionGroup] = [], settings: CatalogSettings = CatalogSettings(),
+        appPolicies: AppPolicies? = nil, offerKeyPair: OfferKeyPair? = nil
+    ) {
+        self.identifier = identifier
+        self.formatVersion = formatVersion
+        self.products = products
+        self.subscriptionGroups = subscriptionGroups
+        self.settings = settings
+        self.appPolicies = appPolicies
+        self.offerKeyPair = offerKeyPair
+    }
+
+    /// The product with this `productID`, of any type.
+    public func product(_ id: String) -> CatalogProduct? {
+        products.first(where: { $0.id == id })
+    }
+
+    /// The subscription group with this `id`.
+    public func group(_ id: String) -> SubscriptionGroup? {
+        subscriptionGroups.first(where: { $0.id == id })
+    }
+
+    /// Reads a `.storekit` document. Unknown keys are ignored; every fault found is reported at
+    /// once, with its JSON path, in file order.
+    public static func decode(_ data: Data) throws(CatalogError) -> Catalog {
+        try CatalogParser.parse(data)
+    }
+
+    /// Reads a `.storekit` file. A file that cannot be read is reported as a fault with path "".
+    public static func load(contentsOf url: URL) throws(CatalogError) -> Catalog {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw CatalogError(faults: [CatalogFault(path: "", message: "cannot read \(url.path): \(error.localizedDescription)")])
+        }
+        return try decode(data)
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Hummingbird
+import StoreEngine
+import StoreModel
+
+/// The device API: what StoreKit on a phone asks of the App Store. Documented in `openapi.json`.
+struct DeviceRoutes {
+    let store: AppStore
+
+    func register(on router: Router<BasicRequestContext>) {
+        let api = router.group("storekit/v1")
+        api.get("apps") { _, _ in try listApps() }
+        api.get("root-certificate") { _, _ in rootCertificate() }
+        api.get("apps/:bundleId/products") { request, context in try listProducts(request, context) }
+        api.get("customers/:customer") { _, context in try await getCustomer(context) }
+        api.put("customers/:customer") { request, context in try await putCustomer(request, context) }
+        api.post("apps/:bundleId/purchases") { request, context in try await purchase(request, context) }
+        for scope in TransactionScope.allCases {
+            let path = scope == .all ? "transactions" : scope.rawValue
+            api.get("apps/:bundleId/customers/:customer/\(path)") { _, context in
+                try await transactions(context, scope: scope)
+            }
+        }
+        api.post("apps/:bundleId/customers/:customer/transactions/:transactionId/finish") { _, context in
+            try await finish(context)
+        }
+        api.get("apps/:bundleId/customers/:customer/app-transaction") { _, context in try await appTransaction(context) }
+        api.put("apps/:bundleId/customers/:customer/app-transaction") { request, context in
+            try await updateAppTransaction(request, context)
+        }
+    }
+
+    func listApps() throws -> Response {
+        struct App: Encodable { var bundleId: String; var appAppleId: Int64; var environment: String; var name: String }
+        struct Body: Encodable { var apps: [App] }
+        return try JSONResponse.ok(Body(apps: store.apps.map {
+            App(bundleId: $0.bundleId, appAppleId: $0.appAppleId, environment: $0.environment.rawValue, name: $0.name)
+        }))
+    }
+
+    func rootCertificate() -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/pkix-cert"],
+            body: .init(byteBuffer: ByteBuffer(bytes: store.authority.rootDER)))
+    }
+
+    func listProducts(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+        struct Front: Encodable { var countryCode: String; var id: String; var currency: String }
+        struct Body: Encodable { var storefront: Front; var products: [ProductListing] }
+        let ids = request.queryValues("id")
+        let (storefront, products) = try store.products(
+            bundleId: try context.pathValue("bundleId"), storefront: request.queryValue("storefront"),
+            locale: request.queryValue("locale"), ids: ids.isEmpty ? nil : ids)
+        return try JSONResponse.ok(Body(
+            storefront: Front(countryCode: storefront.countryCode, id: storefront.id, currency: storefront.currency),
+            products: products))
+    }
+
+    struct CustomerBody: Codable {
+        var name: String?
+        var storefront: String?
+        var locale: String?
+    }
+
+    func getCustomer(_ context: BasicRequestContext) async throws -> Response {
+        let name = try context.pathValue("customer")
+        guard let record = try await store.customer(name) else {
+            throw StoreError.customerNotFound("no customer named \(name)")
+        }
+        return try JSONResponse.ok(CustomerBody(name: record.name, storefront: record.storefront, locale: record.locale))
+    }
+
+    func putCustomer(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+
+        let body = try await request.decodeJSON(CustomerBody.self)
+        let record = try await store.saveCustomer(try context.pathValue("customer"), storefront: body.storefront, locale: body.locale)
+        return try JSONResponse.ok(CustomerBody(name: record.name, storefront: record.storefront, locale: record.locale))
+    }
+
+    struct PurchaseBody: Decodable {
+        var productId: String
+        var customer: String
+        var quantity: Int?
+        var appAccountToken: String?
+    }
+
+    struct PurchaseResponse: Encodable {
+        var status = "purchased"
+        var signedTransaction: String
+        var transaction: TransactionPayload
+        var signedRenewalInfo: String?
+        var renewalInfo: RenewalInfoPayload?
+    }
+
+    func purchase(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+
+        let body = try await request.decodeJSON(PurchaseBody.self)
+        let outcome = try await store.purchase(PurchaseRequest(
+            bundleId: try context.pathValue("bundleId"), productId: body.productId, customer: body.customer,
+            quantity: body.quantity ?? 1, appAccountToken: body.appAccountToken))
+        return try JSONResponse.ok(PurchaseResponse(
+            signedTransaction: outcome.transaction.jws, transaction: outcome.transaction.payload,
+            signedRenewalInfo: outcome.renewalInfo?.jws, renewalInfo: outcome.renewalInfo?.payload))
+    }
+
+    func transactions(_ context: BasicRequestContext, scope: TransactionScope) async throws -> Response {
+        struct Body: Encodable { var signedTransactions: [String] }
+        let list = try await store.transactions(
+            bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), scope: scope)
+        return try JSONResponse.ok(Body(signedTransactions: list.map(\.jws)))
+    }
+
+    func finish(_ context: BasicRequestContext) async throws -> Response {
+        struct Body: Encodable { var transactionId: String; var finished: Bool }
+        let id = try context.pathValue("transactionId")
+        try await store.finish(bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), transactionId: id)
+        return try JSONResponse.ok(Body(transactionId: id, finished: true))
+    }
+
+    struct AppTransactionResponse: Encodable {
+        var signedAppTransaction: String
+        var appTransaction: AppTransactionPayload
+    }
+
+    func appTransaction(_ context: BasicRequestContext) async throws -> Response {
+        let signed = try await store.appTransaction(bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"))
+        return try JSONResponse.ok(AppTransactionResponse(signedAppTransaction: signed.jws, appTransaction: signed.payload))
+    }
+
+    struct AppTransactionBody: Decodable {
+        var originalApplicationVersion: String?
+        var originalPurchaseDate: Int64?
+        var applicationVersion: String?
+    }
+
+    func updateAppTransaction(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+
+        let body = try await request.decodeJSON(AppTransactionBody.self)
+        let signed = try await store.updateAppTransaction(
+            bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"),
+            change: AppTransactionChange(
+                originalApplicationVersion: body.originalApplicationVersion,
+                originalPurchaseDate: body.originalPurchaseDate, applicationVersion: body.applicationVersion))
+        return try JSONResponse.ok(AppTransactionResponse(signedAppTransaction: signed.jws, appTransaction: signed.payload))
+    }
+}

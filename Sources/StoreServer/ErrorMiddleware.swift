@@ -1,0 +1,29 @@
+import Hummingbird
+import Logging
+import StoreEngine
+
+/// Turns every failure into a JSON answer. Input problems are 4xx with a code; only a genuine
+/// fault of the store (its database failing) is a 500, and it is logged.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as StoreError {
+            return JSONResponse.error(status: error.httpStatus, code: error.code, message: error.message)
+        } catch let error as RequestError {
+            var response = JSONResponse.error(status: error.status, code: error.code, message: error.message)
+            // The unread rest of an oversized body would otherwise stall the connection.
+            if error.status == 413 { response.headers[.connection] = "close" }
+            return response
+        } catch let error as HTTPError {
+            let status = Int(error.status.code)
+            let code = status == 404 ? "notFound" : status == 405 ? "methodNotAllowed" : "httpError"
+            return JSONResponse.error(status: status, code: code, message: error.body ?? error.status.reasonPhrase)
+        } catch {
+            context.logger.error("request failed: \(error)")
+            return JSONResponse.error(status: 500, code: "internalError", message: "the store failed to handle this request")
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// JSON in and out, with the store's error shape `{"error": code, "message": text}`.
+enum JSONResponse {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static func ok(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try encoder.encode(value)
+        return Response(
+            status: status,
+            headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func error(status: Int, code: String, message: String) -> Response {
+        struct Body: Encodable { var error: String; var message: String }
+        let data = (try? encoder.encode(Body(error: code, message: message))) ?? Data("{}".utf8)
+        return Response(
+            status: HTTPResponse.Status(code: status),
+            headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// A request the server refuses before it reaches the store.
+struct RequestError: Error {
+    var status: Int
+    var code: String
+    var message: String
+
+    static func malformed(_ message: String) -> RequestError {
+        RequestError(status: 400, code: "malformedRequest", message: message)
+    }
+}
+
+extension Request {
+    /// Largest request body the device API reads; bigger bodies get 413, never a crash.
+    static let maxJSONBody = 64 * 1024
+    /// How much of an oversized body is drained before the connection is simply closed.
+    static let maxDrainedBody = 64 * 1024 * 1024
+
+    /// Decodes a JSON body, turning every way it can be wrong into a 4xx with a useful message.
+    func decodeJSON<T: Decodable>(_ type: T.Type) async throws -> T {
+        var buffer = ByteBuffer()
+        var received = 0
+        for try await chunk in body {
+            received += chunk.readableBytes
+            if received <= Self.maxJSONBody {
+                var chunk = chunk
+                buffer.writeBuffer(&chunk)
+            } else if received > Self.maxDrainedBody {
+                break
+            }
+        }
+        // An oversized body is read to its end (up to a bound) before answering, so that clients
+        // which send everything before reading still get the 413 rather than a stalled socket.
+        guard received <= Self.maxJSONBody else {
+            throw RequestError(status: 413, code: "payloadTooLarge", message: "request body exceeds \(Self.maxJSONBody) bytes")
+        }
+        guard buffer.readableBytes > 0 else { throw RequestError.malformed("request body must be a JSON object") }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw RequestError.malformed("missing field \"\(key.stringValue)\"")
+        } catch let DecodingError.typeMismatch(expected, context) {
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw RequestError.malformed("field \"\(path)\" must be \(Self.jsonTypeName(expected))")
+        } catch let DecodingError.valueNotFound(expected, context) {
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw RequestError.malformed("field \"\(path)\" must be \(Self.jsonTypeName(expected)), not null")
+        } catch {
+            throw RequestError.malformed("request body is not valid JSON")
+        }
+    }
+
+    static func jsonTypeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int64.Type: "an integer"
+        case is Bool.Type: "a boolean"
+        default: "\(type)"
+        }
+    }
+
+    /// All values of a repeatable query key, in order.
+    func queryValues(_ key: String) -> [String] {
+        uri.queryParameters[values: Substring(key)].map(String.init)
+    }
+
+    func queryValue(_ key: String) -> String? {
+        uri.queryParameters[Substring(key)].map(String.init)
+    }
+}
+
+extension BasicRequestContext {
+    /// A path parameter, percent-decoded, so customer names may hold spaces and other characters.
+    func pathValue(_ name: String) throws -> String {
+        guard let raw = parameters.get(name) else { throw RequestError.malformed("missing path parameter \(name)") }
+        return raw.removingPercentEncoding ?? raw
+    }
+}

@@ -1,0 +1,13 @@
+import Foundation
+import Hummingbird
+
+/// `/openapi.json`: the contract of every route we add to Apple's (device API, admin API).
+enum OpenAPIDocument {
+    static let data: Data? = Bundle.module.url(forResource: "openapi", withExtension: "json", subdirectory: "Resources")
+        .flatMap { try? Data(contentsOf: $0) }
+
+    static func response() throws -> Response {
+        guard let data else { throw RequestError(status: 404, code: "notFound", message: "openapi.json is not bundled with this build") }
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Hummingbird
+import Logging
+import StoreEngine
+
+/// The store's HTTP front: device API, OpenAPI document and health check. It only translates
+/// HTTP to `AppStore` calls and back.
+public struct StoreHTTPServer: Sendable {
+    public let store: AppStore
+    public var host: String
+    public var port: Int
+
+    public init(store: AppStore, host: String = "127.0.0.1", port: Int = 8080) {
+        self.store = store
+        self.host = host
+        self.port = port
+    }
+
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: ErrorMiddleware())
+        router.get("healthz") { _, _ in try JSONResponse.ok(["status": "ok"]) }
+        router.get("openapi.json") { _, _ in try OpenAPIDocument.response() }
+        DeviceRoutes(store: store).register(on: router)
+        return router
+    }
+
+    /// Serves until the task is cancelled. `onReady` gets the bound port once connections are accepted.
+    public func run(logger: Logger = Logger(label: "openstore"), onReady: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        var quiet = logger
+        quiet.logLevel = .warning
+        let app = Application(
+            router: makeRouter(),
+            configuration: .init(address: .hostname(host, port: port), serverName: "OpenStoreKit"),
+            onServerRunning: { channel in await onReady(channel.localAddress?.port ?? 0) },
+            logger: quiet)
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+}

@@ -1,0 +1,161 @@
+// Rows as the store keeps them. Storage knows nothing of Apple's wire formats: the engine hands it
+// indexed columns plus the transaction's JSON, and gets the same back.
+
+/// An app the store sells for: bundle ID, Apple ID, environment and its catalog text.
+public struct AppRecord: Sendable, Equatable {
+    public var bundleId: String
+    public var appAppleId: Int64
+    public var environment: String
+    public var name: String
+    public var catalogJSON: String
+    public init(bundleId: String, appAppleId: Int64, environment: String, name: String, catalogJSON: String) {
+        self.bundleId = bundleId
+        self.appAppleId = appAppleId
+        self.environment = environment
+        self.name = name
+        self.catalogJSON = catalogJSON
+    }
+}
+
+/// An App Store account, like a sandbox tester: it owns purchases across apps.
+public struct CustomerRecord: Sendable, Equatable {
+    public var world: String
+    public var name: String
+    public var storefront: String
+    public var locale: String
+    public var createdMs: Int64
+    public init(world: String, name: String, storefront: String, locale: String, createdMs: Int64) {
+        self.world = world
+        self.name = name
+        self.storefront = storefront
+        self.locale = locale
+        self.createdMs = createdMs
+    }
+}
+
+/// The customer's copy of an app: what `AppTransaction` reports.
+public struct AppTransactionRecord: Sendable, Equatable {
+    public var world: String
+    public var bundleId: String
+    public var customer: String
+    public var appTransactionId: String
+    public var applicationVersion: String
+    public var originalApplicationVersion: String
+    public var originalPurchaseMs: Int64
+    public var originalPlatform: String
+    public var createdMs: Int64
+    public init(
+        world: String, bundleId: String, customer: String, appTransactionId: String,
+        applicationVersion: String, originalApplicationVersion: String, originalPurchaseMs: Int64,
+        originalPlatform: String, createdMs: Int64
+    ) {
+        self.world = world
+        self.bundleId = bundleId
+        self.customer = customer
+        self.appTransactionId = appTransactionId
+        self.applicationVersion = applicationVersion
+        self.originalApplicationVersion = originalApplicationVersion
+        self.originalPurchaseMs = originalPurchaseMs
+        self.originalPlatform = originalPlatform
+        self.createdMs = createdMs
+    }
+}
+
+/// One transaction. `seq` is its place in the store-wide change sequence: it is renewed whenever
+/// the transaction changes, which is what "sorted by modification" and revision tokens rest on.
+public struct TransactionRecord: Sendable, Equatable {
+    public var id: Int64
+    public var world: String
+    public var seq: Int64
+    public var originalId: Int64
+    public var bundleId: String
+    public var customer: String
+    public var productId: String
+    public var productKind: String
+    public var groupId: String?
+    public var purchaseMs: Int64
+    public var expiresMs: Int64?
+    public var revokedMs: Int64?
+    public var finished: Bool
+    public var orderId: String
+    public var ownership: String
+    /// The transaction's decoded JWS payload as JSON, without `signedDate` (set when signing).
+    public var payload: String
+    public init(
+        id: Int64, world: String, seq: Int64, originalId: Int64, bundleId: String, customer: String,
+        productId: String, productKind: String, groupId: String?, purchaseMs: Int64, expiresMs: Int64?,
+        revokedMs: Int64?, finished: Bool, orderId: String, ownership: String, payload: String
+    ) {
+        self.id = id
+        self.world = world
+        self.seq = seq
+        self.originalId = originalId
+        self.bundleId = bundleId
+        self.customer = customer
+        self.productId = productId
+        self.productKind = productKind
+        self.groupId = groupId
+        self.purchaseMs = purchaseMs
+        self.expiresMs = expiresMs
+        self.revokedMs = revokedMs
+        self.finished = finished
+        self.orderId = orderId
+        self.ownership = ownership
+        self.payload = payload
+    }
+}
+
+/// A subscription chain (all renewals of one original transaction) and its renewal state as JSON.
+public struct SubscriptionRecord: Sendable, Equatable {
+    public var world: String
+    public var originalId: Int64
+    public var bundleId: String
+    public var customer: String
+    public var groupId: String
+    public var productId: String
+    public var state: String
+    public var updatedMs: Int64
+    public init(
+        world: String, originalId: Int64, bundleId: String, customer: String, groupId: String,
+        productId: String, state: String, updatedMs: Int64
+    ) {
+        self.world = world
+        self.originalId = originalId
+        self.bundleId = bundleId
+        self.customer = customer
+        self.groupId = groupId
+        self.productId = productId
+        self.state = state
+        self.updatedMs = updatedMs
+    }
+}
+
+/// Everything one acknowledged operation changes. It is committed whole or not at all.
+public struct WriteBatch: Sendable {
+    public var customers: [CustomerRecord] = []
+    public var appTransactions: [AppTransactionRecord] = []
+    public var transactions: [TransactionRecord] = []
+    public var subscriptions: [SubscriptionRecord] = []
+    public var meta: [String: String] = [:]
+    public init(
+        customers: [CustomerRecord] = [], appTransactions: [AppTransactionRecord] = [],
+        transactions: [TransactionRecord] = [], subscriptions: [SubscriptionRecord] = [],
+        meta: [String: String] = [:]
+    ) {
+        self.customers = customers
+        self.appTransactions = appTransactions
+        self.transactions = transactions
+        self.subscriptions = subscriptions
+        self.meta = meta
+    }
+    public var isEmpty: Bool {
+        customers.isEmpty && appTransactions.isEmpty && transactions.isEmpty && subscriptions.isEmpty && meta.isEmpty
+    }
+    mutating func merge(_ other: WriteBatch) {
+        customers += other.customers
+        appTransactions += other.appTransactions
+        transactions += other.transactions
+        subscriptions += other.subscriptions
+        meta.merge(other.meta) { _, new in new }
+    }
+}

@@ -1,0 +1,123 @@
+import SQLKit
+
+/// Reads. All values are bound parameters; every query is served by an index.
+extension StoreDatabase {
+    public func meta(_ key: String) async throws -> String? {
+        try await readSQL.raw("SELECT value FROM meta WHERE key = \(bind: key)")
+            .first(decodingColumn: "value", as: String.self)
+    }
+
+    public func apps() async throws -> [AppRecord] {
+        try await readSQL.raw("SELECT bundle_id, app_apple_id, environment, name, catalog FROM apps ORDER BY bundle_id")
+            .all().map {
+                AppRecord(
+                    bundleId: try $0.decode(column: "bundle_id", as: String.self),
+                    appAppleId: try $0.decode(column: "app_apple_id", as: Int64.self),
+                    environment: try $0.decode(column: "environment", as: String.self),
+                    name: try $0.decode(column: "name", as: String.self),
+                    catalogJSON: try $0.decode(column: "catalog", as: String.self))
+            }
+    }
+
+    public func customer(world: String, name: String) async throws -> CustomerRecord? {
+        try await readSQL.raw("""
+            SELECT world, name, storefront, locale, created_ms FROM customers
+            WHERE world = \(bind: world) AND name = \(bind: name)
+            """).first().map(Self.customer(from:))
+    }
+
+    public func appTransaction(world: String, bundleId: String, customer: String) async throws -> AppTransactionRecord? {
+        try await readSQL.raw("""
+            SELECT * FROM app_transactions
+            WHERE world = \(bind: world) AND bundle_id = \(bind: bundleId) AND customer = \(bind: customer)
+            """).first().map {
+                AppTransactionRecord(
+                    world: try $0.decode(column: "world", as: String.self),
+                    bundleId: try $0.decode(column: "bundle_id", as: String.self),
+                    customer: try $0.decode(column: "customer", as: String.self),
+                    appTransactionId: try $0.decode(column: "app_transaction_id", as: String.self),
+                    applicationVersion: try $0.decode(column: "application_version", as: String.self),
+                    originalApplicationVersion: try $0.decode(column: "original_application_version", as: String.self),
+                    originalPurchaseMs: try $0.decode(column: "original_purchase_ms", as: Int64.self),
+                    originalPlatform: try $0.decode(column: "original_platform", as: String.self),
+                    createdMs: try $0.decode(column: "created_ms", as: Int64.self))
+            }
+    }
+
+    /// A customer's transactions for one app, oldest change first.
+    public func transactions(world: String, bundleId: String, customer: String) async throws -> [TransactionRecord] {
+        try await readSQL.raw("""
+            SELECT * FROM transactions
+            WHERE world = \(bind: world) AND bundle_id = \(bind: bundleId) AND customer = \(bind: customer)
+            ORDER BY seq
+            """).all().map(Self.transaction(from:))
+    }
+
+    public func transaction(id: Int64) async throws -> TransactionRecord? {
+        try await readSQL.raw("SELECT * FROM transactions WHERE id = \(bind: id)").first().map(Self.transaction(from:))
+    }
+
+    public func subscriptions(world: String, bundleId: String, customer: String) async throws -> [SubscriptionRecord] {
+        try await readSQL.raw("""
+            SELECT * FROM subscriptions
+            WHERE world = \(bind: world) AND bundle_id = \(bind: bundleId) AND customer = \(bind: customer)
+            ORDER BY original_id
+            """).all().map {
+                SubscriptionRecord(
+                    world: try $0.decode(column: "world", as: String.self),
+                    originalId: try $0.decode(column: "original_id", as: Int64.self),
+                    bundleId: try $0.decode(column: "bundle_id", as: String.self),
+                    customer: try $0.decode(column: "customer", as: String.self),
+                    groupId: try $0.decode(column: "group_id", as: String.self),
+                    productId: try $0.decode(column: "product_id", as: String.self),
+                    state: try $0.decode(column: "state", as: String.self),
+                    updatedMs: try $0.decode(column: "updated_ms", as: Int64.self))
+            }
+    }
+
+    /// The highest transaction ID and change number in use, so a restarted store continues after them.
+    public func highWaterMarks() async throws -> (transactionId: Int64, seq: Int64) {
+        let row = try await readSQL.raw("SELECT MAX(id) AS id, MAX(seq) AS seq FROM transactions").first()
+        let id = try row.flatMap { try $0.decodeNil(column: "id") ? nil : $0.decode(column: "id", as: Int64.self) } ?? 0
+        let seq = try row.flatMap { try $0.decodeNil(column: "seq") ? nil : $0.decode(column: "seq", as: Int64.self) } ?? 0
+        return (id, seq)
+    }
+
+    public func upsertApp(_ app: AppRecord) async throws {
+        try await writer.sql().raw("""
+            INSERT INTO apps (bundle_id, app_apple_id, environment, name, catalog)
+            VALUES (\(bind: app.bundleId), \(bind: app.appAppleId), \(bind: app.environment), \(bind: app.name), \(bind: app.catalogJSON))
+            ON CONFLICT (bundle_id) DO UPDATE SET app_apple_id = excluded.app_apple_id,
+              environment = excluded.environment, name = excluded.name, catalog = excluded.catalog
+            """).run()
+    }
+
+    static func customer(from row: any SQLRow) throws -> CustomerRecord {
+        CustomerRecord(
+            world: try row.decode(column: "world", as: String.self),
+            name: try row.decode(column: "name", as: String.self),
+            storefront: try row.decode(column: "storefront", as: String.self),
+            locale: try row.decode(column: "locale", as: String.self),
+            createdMs: try row.decode(column: "created_ms", as: Int64.self))
+    }
+
+    static func transaction(from row: any SQLRow) throws -> TransactionRecord {
+        TransactionRecord(
+            id: try row.decode(column: "id", as: Int64.self),
+            world: try row.decode(column: "world", as: String.self),
+            seq: try row.decode(column: "seq", as: Int64.self),
+            originalId: try row.decode(column: "original_id", as: Int64.self),
+            bundleId: try row.decode(column: "bundle_id", as: String.self),
+            customer: try row.decode(column: "customer", as: String.self),
+            productId: try row.decode(column: "product_id", as: String.self),
+            productKind: try row.decode(column: "product_kind", as: String.self),
+            groupId: try row.decode(column: "group_id", as: String?.self),
+            purchaseMs: try row.decode(column: "purchase_ms", as: Int64.self),
+            expiresMs: try row.decode(column: "expires_ms", as: Int64?.self),
+            revokedMs: try row.decode(column: "revoked_ms", as: Int64?.self),
+            finished: try row.decode(column: "finished", as: Int.self) != 0,
+            orderId: try row.decode(column: "order_id", as: String.self),
+            ownership: try row.decode(column: "ownership", as: String.self),
+            payload: try row.decode(column: "payload", as: String.self))
+    }
+}

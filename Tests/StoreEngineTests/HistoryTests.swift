@@ -1,0 +1,86 @@
+import Foundation
+import StoreEngine
+import StoreModel
+import StoreSigning
+import Testing
+
+@Suite struct HistoryTests {
+    @Test func scopesFollowStoreKitsTransactionSequences() async throws {
+        let store = try await makeStore()
+        let seeds = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "al")).transaction.payload
+        let history = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction.payload
+        let monthly = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "al")).transaction.payload
+        let season = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.season", customer: "al")).transaction.payload
+
+        func ids(_ scope: TransactionScope) async throws -> [String] {
+            try await store.transactions(bundleId: testBundle, customer: "al", scope: scope).map(\.payload.transactionId)
+        }
+        #expect(try await ids(.all) == [seeds, history, monthly, season].map(\.transactionId))
+        #expect(try await ids(.entitlements) == [history, monthly, season].map(\.transactionId))
+        #expect(try await ids(.unfinished) == [seeds, history, monthly, season].map(\.transactionId))
+
+        try await store.finish(bundleId: testBundle, customer: "al", transactionId: seeds.transactionId)
+        #expect(try await ids(.unfinished) == [history, monthly, season].map(\.transactionId))
+        // A finished consumable leaves Transaction.all, as in StoreKit.
+        #expect(try await ids(.all) == [history, monthly, season].map(\.transactionId))
+
+        await #expect(throws: StoreError.self) {
+            try await store.finish(bundleId: testBundle, customer: "someone-else", transactionId: history.transactionId)
+        }
+    }
+
+    @Test func listedTransactionsAreFreshlySignedAndVerify() async throws {
+        let clock = TestClock()
+        let store = try await makeStore(clock: clock)
+        let bought = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction
+        clock.advance(60)
+        let listed = try #require(try await store.transactions(bundleId: testBundle, customer: "al", scope: .all).first)
+        #expect(listed.payload.signedDate == bought.payload.signedDate + 60_000)
+        var expected = bought.payload
+        expected.signedDate = listed.payload.signedDate
+        #expect(listed.payload == expected)
+        let verifier = try JWSVerifier(rootCertificateDER: store.authority.rootDER)
+        #expect(try verifier.verifyAndDecode(TransactionPayload.self, from: listed.jws) == expected)
+    }
+
+    @Test func everythingSurvivesARestartAndIdentifiersContinue() async throws {
+        let path = databasePath()
+        let first = try await makeStore(path: path)
+        let a = try await first.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction.payload
+        let root = first.authority.rootDER
+        await first.database.close()
+
+        let second = try await makeStore(path: path)
+        #expect(second.authority.rootDER == root)
+        await #expect(throws: StoreError.self) {
+            try await second.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al"))
+        }
+        let b = try await second.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "al")).transaction.payload
+        #expect(Int64(b.transactionId)! > Int64(a.transactionId)!)
+        #expect(try await second.transactions(bundleId: testBundle, customer: "al", scope: .all).count == 2)
+    }
+
+    @Test func appTransactionReproducesTheFoodTruckCase() async throws {
+        let store = try await makeStore()
+        let paid = try await store.updateAppTransaction(
+            bundleId: testBundle, customer: "early", change: AppTransactionChange(originalApplicationVersion: "2.5", originalPurchaseDate: 1_600_000_000_000))
+        let free = try await store.updateAppTransaction(
+            bundleId: testBundle, customer: "late", change: AppTransactionChange(originalApplicationVersion: "8.2"))
+        #expect(paid.payload.originalApplicationVersion == "2.5")
+        #expect(paid.payload.originalPurchaseDate == 1_600_000_000_000)
+        #expect(free.payload.originalApplicationVersion == "8.2")
+        #expect(paid.payload.appTransactionId != free.payload.appTransactionId)
+        // The app's rule from WWDC22: versions before 8.0 were paid, so those customers keep premium.
+        func premium(_ version: String) -> Bool { version.compare("8.0", options: .numeric) == .orderedAscending }
+        #expect(premium(paid.payload.originalApplicationVersion))
+        #expect(!premium(free.payload.originalApplicationVersion))
+
+        let again = try await store.appTransaction(bundleId: testBundle, customer: "early")
+        #expect(again.payload.originalApplicationVersion == "2.5")
+        #expect(again.payload.appTransactionId == paid.payload.appTransactionId)
+        #expect(again.payload.bundleId == testBundle && again.payload.appAppleId == 1_234_567_890)
+        #expect(again.payload.receiptType == .sandbox)
+        let verifier = try JWSVerifier(rootCertificateDER: store.authority.rootDER)
+        #expect(try verifier.verifyAndDecode(AppTransactionPayload.self, from: again.jws) == again.payload)
+    }
+}
