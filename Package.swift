@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "StoreSigning", targets: ["StoreSigning"]),
         .library(name: "StoreEngine", targets: ["StoreEngine"]),
         .library(name: "StoreServer", targets: ["StoreServer"]),
+        .library(name: "StoreNotifications", targets: ["StoreNotifications"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
@@ -48,15 +49,24 @@ let package = Package(
         .target(name: "StoreEngine", dependencies: [
             "StoreModel", "StoreSigning", "StoreStorage",
         ], swiftSettings: strict),
+        // App Store Server Notifications V2: delivery from the outbox, retries on the world clock.
+        .target(name: "StoreNotifications", dependencies: [
+            "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
         // HTTP: device API, admin API, Server API. No business rules here.
         .target(name: "StoreServer", dependencies: [
-            "StoreEngine", "StoreModel", "StoreSigning",
+            "StoreEngine", "StoreModel", "StoreSigning", "StoreNotifications",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Resources")], swiftSettings: strict),
         .executableTarget(name: "openstore", dependencies: [
             "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage",
+            "StoreNotifications", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -64,16 +74,23 @@ let package = Package(
         ], swiftSettings: strict),
         .executableTarget(name: "openstore-bench", dependencies: [
             "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage",
+            "StoreNotifications", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         .testTarget(name: "StoreModelTests", dependencies: ["StoreModel"], resources: [.copy("Fixtures")], swiftSettings: strict),
         .testTarget(name: "StoreSigningTests", dependencies: ["StoreSigning"], swiftSettings: strict),
         .testTarget(name: "StoreStorageTests", dependencies: ["StoreStorage", "StoreModel"], swiftSettings: strict),
         .testTarget(name: "StoreEngineTests", dependencies: ["StoreEngine", "StoreModel", "StoreSigning", "StoreStorage"], swiftSettings: strict),
+        .testTarget(name: "StoreNotificationsTests", dependencies: [
+            "StoreNotifications", "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ], swiftSettings: strict),
         .testTarget(name: "StoreServerTests", dependencies: [
             "StoreServer", "StoreEngine", "StoreModel", "StoreSigning",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,6 +1,7 @@
 """Fixtures: live `openstore serve` processes and Apple's verifier configured for their apps.
 
-Two servers per session, each on a free loopback port with a fresh --data directory:
+Two servers per session, each on a free loopback port with a fresh --data directory
+(and ``fresh_server``, a factory for servers a single test starts, kills and restarts itself):
 
 * ``demo_server``: no --catalog, so it hosts the built-in demo apps
   (com.example.backyardbirds, com.example.foodtruck).
@@ -69,6 +70,26 @@ def catalog_server(openstore_binary, tmp_path_factory):
     server = _start(openstore_binary, tmp_path_factory, "catalog", apps)
     yield server
     server.stop()
+
+
+@pytest.fixture
+def fresh_server(openstore_binary, tmp_path):
+    """A factory for servers of one test: `fresh_server(name, apps=())` gives an unstarted
+    ServerProcess with its own fresh --data directory; call .start() (on a new free port each
+    time) as often as the test needs, on the same data. Every one is stopped at teardown."""
+    made: List[ServerProcess] = []
+
+    def make(name: str = "fresh", apps=()) -> ServerProcess:
+        root = tmp_path / name
+        root.mkdir()
+        server = ServerProcess(openstore_binary, data_dir=root / "data", log_path=root / "server.log", apps=apps)
+        made.append(server)
+        _servers.append(server)
+        return server
+
+    yield make
+    for server in made:
+        server.stop()
 
 
 @pytest.fixture(scope="session")

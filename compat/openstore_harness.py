@@ -80,6 +80,10 @@ class ServerProcess:
         self._lines: List[str] = []
         self._listening = threading.Event()
         self._reader: Optional[threading.Thread] = None
+        # Wall time (time.monotonic) just before the process was spawned, and seconds from then
+        # until its `listening on` line arrived: the start-up time a user waits for.
+        self.spawned_at: Optional[float] = None
+        self.listening_after: Optional[float] = None
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self, attempts: int = 3) -> "ServerProcess":
@@ -105,9 +109,11 @@ class ServerProcess:
         self._lines = []
         self._listening.clear()
         self.base_url = None
+        self.listening_after = None
         log = open(self.log_path, "a", encoding="utf-8")
         log.write(f"$ {' '.join(cmd)}\n")
         log.flush()
+        self.spawned_at = time.monotonic()
         self.proc = subprocess.Popen(
             cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             cwd=str(REPO_ROOT), text=True, encoding="utf-8", errors="replace", bufsize=1,
@@ -147,11 +153,14 @@ class ServerProcess:
         assert proc.stdout is not None
         try:
             for line in proc.stdout:
+                arrived = time.monotonic()
                 self._lines.append(line)
                 log.write(line)
                 log.flush()
                 m = LISTENING.search(line)
                 if m and not self._listening.is_set():
+                    if self.spawned_at is not None:
+                        self.listening_after = arrived - self.spawned_at
                     self.base_url = m.group(1).replace("0.0.0.0", "127.0.0.1")
                     self._listening.set()
         finally:
@@ -169,6 +178,20 @@ class ServerProcess:
             proc.wait(timeout=10)
         if self._reader is not None:
             self._reader.join(timeout=5)
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash or power cut would: no shutdown code runs."""
+        proc, self.proc = self.proc, None
+        if proc is None or proc.poll() is not None:
+            return
+        proc.kill()
+        proc.wait(timeout=10)
+        if self._reader is not None:
+            self._reader.join(timeout=5)
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
 
     def log_tail(self, lines: int = 40) -> str:
         return "".join(self._lines[-lines:])

@@ -85,17 +85,67 @@ def test_products_errors(catalog_store):
     assert_error(catalog_store.products(SANDBOX, storefront="XYZ"), 400, "invalidStorefront")
 
 
+def _offer(offer):
+    """An offer as a user reads it on the purchase sheet: mode, price, period × count."""
+    return (offer["paymentMode"], offer["price"], offer["period"], offer["periodCount"])
+
+
+MONTH, WEEK, QUARTER, YEAR = ({"unit": "month", "value": 1}, {"unit": "week", "value": 1},
+                              {"unit": "month", "value": 3}, {"unit": "year", "value": 1})
+
+
 def test_demo_catalogs(demo_store):
+    """The built-in demo apps, as the products listing shows them (Sources/StoreModel/Demo)."""
     birds = {p["id"]: p for p in ok_json(demo_store.products("com.example.backyardbirds"))["products"]}
-    assert sum(p["type"] == "Consumable" for p in birds.values()) == 6
-    levels = {pid: birds[pid]["subscription"]["groupLevel"] for pid in ("pass.premium", "pass.family", "pass.individual")}
-    assert levels == {"pass.premium": 1, "pass.family": 2, "pass.individual": 3}
+    consumables = {pid: p["price"] for pid, p in birds.items() if p["type"] == "Consumable"}
+    assert consumables == {
+        "com.example.backyardbirds.pellets": "0.99", "com.example.backyardbirds.sunflowerseeds": "1.99",
+        "com.example.backyardbirds.nectar": "1.49", "com.example.backyardbirds.suetcake": "2.99",
+        "com.example.backyardbirds.mealworms": "3.99", "com.example.backyardbirds.feastbundle": "9.99",
+    }
+    passes = {pid: p for pid, p in birds.items() if p["type"] == "Auto-Renewable"}
+    assert set(birds) == set(consumables) | set(passes)
+    # The three-level Backyard Birds Pass: Premium 1 (highest), Family 2, Individual 3.
+    levels = {pid: p["subscription"]["groupLevel"] for pid, p in passes.items()}
+    assert levels == {"com.example.backyardbirds.pass.premium": 1, "com.example.backyardbirds.pass.family": 2,
+                      "com.example.backyardbirds.pass.individual": 3}
+    for p in passes.values():
+        sub = p["subscription"]
+        assert sub["subscriptionGroupID"] == "BB0PASS1" and sub["groupDisplayName"] == "Backyard Birds Pass"
+        assert sub["subscriptionPeriod"] == MONTH
+    assert {pid: (p["price"], p["displayPrice"]) for pid, p in passes.items()} == {
+        "com.example.backyardbirds.pass.premium": ("11.99", "$11.99"),
+        "com.example.backyardbirds.pass.family": ("7.99", "$7.99"),
+        "com.example.backyardbirds.pass.individual": ("4.99", "$4.99"),
+    }
+    # Every level starts with a free trial: a month for Premium, a week for Family and Individual.
+    assert {pid: _offer(p["subscription"]["introductoryOffer"]) for pid, p in passes.items()} == {
+        "com.example.backyardbirds.pass.premium": ("freeTrial", "0", MONTH, 1),
+        "com.example.backyardbirds.pass.family": ("freeTrial", "0", WEEK, 1),
+        "com.example.backyardbirds.pass.individual": ("freeTrial", "0", WEEK, 1),
+    }
+    premium = passes["com.example.backyardbirds.pass.premium"]["subscription"]
+    assert [(o["id"], _offer(o)) for o in premium["promotionalOffers"]] == [
+        ("com.example.backyardbirds.pass.premium.loyalty", ("payUpFront", "24.99", QUARTER, 1))]
+    assert [(o["id"], _offer(o)) for o in premium["winBackOffers"]] == [
+        ("com.example.backyardbirds.pass.premium.welcomeback", ("payAsYouGo", "5.99", MONTH, 2))]
+
     truck = {p["id"]: p for p in ok_json(demo_store.products("com.example.foodtruck"))["products"]}
-    assert truck["feature.annualhistory"]["type"] == "Non-Consumable"
-    monthly = truck["socialfeedplus.monthly"]["subscription"]["introductoryOffer"]
-    assert (monthly["paymentMode"], monthly["price"], monthly["periodCount"]) == ("payAsYouGo", "2.49", 3)
-    yearly = truck["socialfeedplus.yearly"]["subscription"]["introductoryOffer"]
-    assert (yearly["paymentMode"], yearly["price"], yearly["period"]) == ("payUpFront", "8.99", {"unit": "month", "value": 3})
+    assert set(truck) == {"com.example.foodtruck.annualhistory", "com.example.foodtruck.socialfeedplus.monthly",
+                          "com.example.foodtruck.socialfeedplus.yearly"}
+    history = truck["com.example.foodtruck.annualhistory"]
+    assert (history["type"], history["price"], history["displayName"]) == ("Non-Consumable", "4.99", "Annual Sales History")
+    monthly = truck["com.example.foodtruck.socialfeedplus.monthly"]
+    yearly = truck["com.example.foodtruck.socialfeedplus.yearly"]
+    for plan, price, period in ((monthly, "4.99", MONTH), (yearly, "49.99", YEAR)):
+        sub = plan["subscription"]
+        assert (plan["type"], plan["price"], sub["subscriptionPeriod"]) == ("Auto-Renewable", price, period)
+        # Both plans share level 1 of Social Feed+: switching between them is a crossgrade.
+        assert (sub["subscriptionGroupID"], sub["groupDisplayName"], sub["groupLevel"]) == ("F7E50C1A", "Social Feed+", 1)
+    # Monthly: a one-week free trial. Yearly: three months for $9.99, paid up front.
+    assert _offer(monthly["subscription"]["introductoryOffer"]) == ("freeTrial", "0", WEEK, 1)
+    assert _offer(yearly["subscription"]["introductoryOffer"]) == ("payUpFront", "9.99", QUARTER, 1)
+    assert yearly["subscription"]["introductoryOffer"]["displayPrice"] == "$9.99"
 
 
 # -- customers ---------------------------------------------------------------------------------

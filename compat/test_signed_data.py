@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.serialization import Encoding
 from cryptography.x509.oid import NameOID
 
 from checks import check_app_transaction, check_renewal_info, check_transaction
-from openstore_harness import jws_parts, make_verifier, milliunits, new_customer, now_ms, ok_json
+from openstore_harness import add_period, assert_error, jws_parts, make_verifier, milliunits, new_customer, now_ms, ok_json
 
 CONSUMABLE, NON_CONSUMABLE, NON_RENEWING = "compat.coins", "compat.lifetime", "compat.season"
 SUB_WITH_TRIAL, SUB_YEARLY, SUB_WEEKLY = "compat.plus.monthly", "compat.plus.yearly", "compat.news.weekly"
@@ -272,55 +272,124 @@ def test_app_transaction_original_version_round_trips(paid, food_truck, catalog_
 
 
 # -- the demo apps (no --catalog) ---------------------------------------------------------------
+# Product IDs and offers come from the store's own listing; test_device_api.test_demo_catalogs pins
+# the listing itself to the embedded catalogs (Sources/StoreModel/Demo).
+
+def listing(app):
+    """The app's products as the device API lists them, by product ID."""
+    return {p["id"]: p for p in ok_json(app.store.products(app.bundle_id))["products"]}
+
+
+def pass_of_level(app, level):
+    """The Backyard Birds Pass product at `level` (1 = Premium … 3 = Individual)."""
+    found = [p for p in listing(app).values()
+             if p["type"] == "Auto-Renewable" and p["subscription"]["groupLevel"] == level]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def consumables(app):
+    return sorted((p for p in listing(app).values() if p["type"] == "Consumable"), key=lambda p: p["id"])
+
+
+BB_GROUP = "BB0PASS1"
+FT_GROUP = "F7E50C1A"
+
 
 def test_backyard_birds_consumable(backyard_birds):
-    buy_and_check(backyard_birds, "pellet.box", quantity=2, token=str(uuid.uuid4()))
+    for product in consumables(backyard_birds):
+        buy_and_check(backyard_birds, product["id"], quantity=2, token=str(uuid.uuid4()))
 
 
-@pytest.mark.parametrize("product_id", ["pass.premium", "pass.family", "pass.individual"])
-def test_backyard_birds_pass_free_trial(backyard_birds, product_id):
-    product = backyard_birds.store.product(backyard_birds.bundle_id, product_id)
+@pytest.mark.parametrize("level,name,trial", [(1, "Premium", "P1M"), (2, "Family", "P1W"), (3, "Individual", "P1W")])
+def test_backyard_birds_pass_free_trial(backyard_birds, level, name, trial):
+    product = pass_of_level(backyard_birds, level)
+    assert product["displayName"] == name
     intro = product["subscription"]["introductoryOffer"]
-    assert intro["paymentMode"] == "freeTrial" and intro["period"] == {"unit": "month", "value": 1}
-    _, tx, info = buy_and_check(backyard_birds, product_id, token=str(uuid.uuid4()))
-    assert tx.offerPeriod == "P1M" and tx.price == 0 and tx.subscriptionGroupIdentifier == "6F3A93AB"
+    assert intro["paymentMode"] == "freeTrial" and intro["price"] == "0"
+    _, tx, info = buy_and_check(backyard_birds, product["id"], token=str(uuid.uuid4()))
+    assert tx.offerPeriod == trial and tx.price == 0 and tx.subscriptionGroupIdentifier == BB_GROUP
+    assert tx.expiresDate == add_period(tx.purchaseDate, trial)
+    # After the trial, the pass renews at its full price.
+    if info.renewalPrice is not None:
+        assert info.renewalPrice == milliunits(product["price"])
 
 
 def test_backyard_birds_app_transaction(backyard_birds):
-    customer, tx, _ = buy_and_check(backyard_birds, "nectar.cup")
+    nectar = "com.example.backyardbirds.nectar"
+    assert nectar in listing(backyard_birds)
+    customer, tx, _ = buy_and_check(backyard_birds, nectar)
     apptx = check_app_transaction(backyard_birds, ok_json(backyard_birds.store.app_transaction(backyard_birds.bundle_id, customer)))
     assert apptx.appTransactionId == tx.appTransactionId
 
 
 def test_food_truck_annual_history(food_truck):
-    customer, _, _ = buy_and_check(food_truck, "feature.annualhistory")
-    r = food_truck.store.purchase(food_truck.bundle_id, "feature.annualhistory", customer)
+    history = "com.example.foodtruck.annualhistory"
+    assert listing(food_truck)[history]["type"] == "Non-Consumable"
+    customer, _, _ = buy_and_check(food_truck, history)
+    r = food_truck.store.purchase(food_truck.bundle_id, history, customer)
     assert r.status_code == 409 and r.json()["error"] == "alreadyPurchased"
     entitled = [food_truck.verifier.verify_and_decode_signed_transaction(j).productId
                 for j in food_truck.store.signed_list(food_truck.bundle_id, customer, "entitlements")]
-    assert entitled == ["feature.annualhistory"]
+    assert entitled == [history]
 
 
-@pytest.mark.parametrize("product_id,mode", [("socialfeedplus.monthly", "payAsYouGo"), ("socialfeedplus.yearly", "payUpFront")])
-def test_food_truck_social_feed_intro_offers(food_truck, product_id, mode):
+@pytest.mark.parametrize("plan,mode,price,period", [
+    ("monthly", "freeTrial", 0, "P1W"),     # one week free
+    ("yearly", "payUpFront", 9990, "P3M"),  # three months for $9.99, paid up front
+])
+def test_food_truck_social_feed_intro_offers(food_truck, plan, mode, price, period):
+    product_id = f"com.example.foodtruck.socialfeedplus.{plan}"
     product = food_truck.store.product(food_truck.bundle_id, product_id)
     assert product["subscription"]["introductoryOffer"]["paymentMode"] == mode
-    buy_and_check(food_truck, product_id, token=str(uuid.uuid4()))
+    _, tx, info = buy_and_check(food_truck, product_id, token=str(uuid.uuid4()))
+    assert (tx.price, tx.offerPeriod, tx.subscriptionGroupIdentifier) == (price, period, FT_GROUP)
+    assert tx.expiresDate == add_period(tx.purchaseDate, period)
+    if info.renewalPrice is not None:
+        assert info.renewalPrice == milliunits(product["price"]), "renews at the full price"
 
 
-def test_backyard_birds_intro_offer_only_on_first_purchase_in_group(backyard_birds):
-    """The group's introductory offer applies once per customer: upgrading from Individual (level 3)
-    to Premium (level 1) is charged at Premium's full price, with no offer."""
+def test_backyard_birds_intro_offer_once_per_group(backyard_birds, food_truck):
+    """The intro offer applies to a customer's first purchase in a group only. While that subscription
+    is active, buying the same plan is refused with 409 alreadyPurchased; a higher level is an
+    immediate upgrade in the same chain, at full price with no offer; a lower level waits for the
+    renewal. Other customers, and other groups, are unaffected."""
     app = backyard_birds
-    customer, first, _ = buy_and_check(app, "pass.individual")
-    assert first.offerType is not None
-    premium = app.store.product(app.bundle_id, "pass.premium")
-    body = app.store.buy(app.bundle_id, "pass.premium", customer)
-    tx = app.verifier.verify_and_decode_signed_transaction(body["signedTransaction"])
-    assert tx.productId == "pass.premium" and tx.subscriptionGroupIdentifier == "6F3A93AB"
-    assert tx.offerType is None and tx.offerDiscountType is None and tx.offerPeriod is None
-    assert tx.price == milliunits(premium["price"])
-    assert tx.transactionId != first.transactionId
-    assert tx.appTransactionId == first.appTransactionId
+    individual, family, premium = (pass_of_level(app, level) for level in (3, 2, 1))
+
+    # (a) The first purchase in the group gets Individual's one-week free trial.
+    customer, first, _ = buy_and_check(app, individual["id"])
+    assert first.offerType is not None and first.price == 0 and first.offerPeriod == "P1W"
+
+    # (b) The same plan again: 409, and nothing is recorded.
+    assert_error(app.store.purchase(app.bundle_id, individual["id"], customer), 409, "alreadyPurchased")
+
+    # Family is a higher level than Individual: an immediate upgrade, same chain, no intro offer.
+    body = app.store.buy(app.bundle_id, family["id"], customer)
+    upgraded = app.verifier.verify_and_decode_signed_transaction(body["signedTransaction"])
+    assert upgraded.productId == family["id"] and upgraded.originalTransactionId == first.transactionId
+    assert upgraded.offerType is None and upgraded.price == 7990
+    listed = [app.verifier.verify_and_decode_signed_transaction(j)
+              for j in app.store.signed_list(app.bundle_id, customer, "transactions")]
+    assert [tx.productId for tx in listed] == [individual["id"], family["id"]]
+    assert listed[0].isUpgraded is True
+    entitled = [app.verifier.verify_and_decode_signed_transaction(j).productId
+                for j in app.store.signed_list(app.bundle_id, customer, "entitlements")]
+    assert entitled == [family["id"]]
+
+    # Back down to Individual: nothing new now; the renewal will be for Individual.
+    body = app.store.buy(app.bundle_id, individual["id"], customer)
     info = app.verifier.verify_and_decode_renewal_info(body["signedRenewalInfo"])
-    assert info.autoRenewProductId == "pass.premium"
+    assert info.autoRenewProductId == individual["id"] and info.productId == family["id"]
+    assert len(app.store.signed_list(app.bundle_id, customer, "transactions")) == 2
+
+    # (c) Another customer still gets the offer: Premium's one-month free trial.
+    other, tx, info = buy_and_check(app, premium["id"])
+    assert other != customer
+    assert tx.offerType is not None and tx.price == 0 and tx.offerPeriod == "P1M"
+    assert tx.subscriptionGroupIdentifier == BB_GROUP and int(tx.transactionId) > int(first.transactionId)
+    assert info.autoRenewProductId == premium["id"]
+
+    # Eligibility is per group: the same customer still gets Social Feed+'s trial in Food Truck.
+    _, truck_tx, _ = buy_and_check(food_truck, "com.example.foodtruck.socialfeedplus.monthly", customer)
+    assert truck_tx.offerType is not None and truck_tx.price == 0 and truck_tx.subscriptionGroupIdentifier == FT_GROUP

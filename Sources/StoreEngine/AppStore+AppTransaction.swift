@@ -19,41 +19,49 @@ extension AppStore {
     /// `AppTransaction.shared`: created the first time a customer's copy of the app asks for it.
     public func appTransaction(bundleId: String, customer: String, world: String = AppStore.defaultWorld) async throws -> Signed<AppTransactionPayload> {
         let app = try app(bundleId)
-        _ = try await customerCreatingIfNeeded(customer, app: app, world: world)
-        let found = try await appTransactionCreatingIfNeeded(.init(world: world, bundleId: app.bundleId, customer: customer), world: world)
-        if found.isNew {
-            try await database.write(WriteBatch(appTransactions: [found.record]))
-        }
-        return try sign(found.record, app: app, world: world)
+        let world = try await self.world(world)
+        let record = try await world.appTransaction(app: app, customer: customer, change: nil)
+        return try sign(record, app: app, nowMs: await world.nowMs())
     }
 
     public func updateAppTransaction(bundleId: String, customer: String, change: AppTransactionChange, world: String = AppStore.defaultWorld) async throws -> Signed<AppTransactionPayload> {
         let app = try app(bundleId)
-        let customerRecord = try await customerCreatingIfNeeded(customer, app: app, world: world)
-        var record = try await appTransactionCreatingIfNeeded(.init(world: world, bundleId: app.bundleId, customer: customer), world: world).record
         for version in [change.originalApplicationVersion, change.applicationVersion].compactMap({ $0 }) {
             guard !version.isEmpty, version.count <= 64 else {
                 throw StoreError.malformedRequest("an application version must be 1–64 characters")
             }
         }
-        if let version = change.originalApplicationVersion { record.originalApplicationVersion = version }
-        if let version = change.applicationVersion { record.applicationVersion = version }
-        if let date = change.originalPurchaseDate { record.originalPurchaseMs = date }
-        var batch = WriteBatch(appTransactions: [record])
-        if customerRecord.isNew { batch.customers.append(customerRecord.record) }
-        try await database.write(batch)
-        await ledger.setAppTransaction(record)
-        return try sign(record, app: app, world: world)
+        let world = try await self.world(world)
+        let record = try await world.appTransaction(app: app, customer: customer, change: change)
+        return try sign(record, app: app, nowMs: await world.nowMs())
     }
 
-    func sign(_ record: AppTransactionRecord, app: StoreApp, world: String) throws -> Signed<AppTransactionPayload> {
-        let now = nowMs(world)
+    func sign(_ record: AppTransactionRecord, app: StoreApp, nowMs now: Int64) throws -> Signed<AppTransactionPayload> {
         let payload = AppTransactionPayload(
             receiptType: app.environment, appAppleId: app.appAppleId, bundleId: app.bundleId,
             applicationVersion: record.applicationVersion, receiptCreationDate: now, requestDate: now,
             originalPurchaseDate: record.originalPurchaseMs, originalApplicationVersion: record.originalApplicationVersion,
             deviceVerificationNonce: UUID().uuidString.lowercased(), appTransactionId: record.appTransactionId,
             originalPlatform: PurchasePlatform(rawValue: record.originalPlatform) ?? .iOS, signedDate: now)
-        return Signed(jws: try signer.sign(payload), payload: payload)
+        return Signed(jws: signer.sign(payloadJSON: payload.jsonBytes), payload: payload)
+    }
+}
+
+extension World {
+    func appTransaction(app: StoreApp, customer: String, change: AppTransactionChange?) async throws -> AppTransactionRecord {
+        var batch = WriteBatch()
+        _ = try await customerCreatingIfNeeded(customer, app: app, batch: &batch)
+        let key = CustomerKey(bundleId: app.bundleId, customer: customer)
+        var record = try await appTransactionCreatingIfNeeded(key, batch: &batch)
+        if let change {
+            if let version = change.originalApplicationVersion { record.originalApplicationVersion = version }
+            if let version = change.applicationVersion { record.applicationVersion = version }
+            if let date = change.originalPurchaseDate { record.originalPurchaseMs = date }
+            appTransactions[key] = record
+            batch.appTransactions.removeAll { $0.customer == customer && $0.bundleId == app.bundleId }
+            batch.appTransactions.append(record)
+        }
+        try await commit(batch)
+        return record
     }
 }

@@ -28,75 +28,35 @@ public struct Signed<Payload: Sendable>: Sendable {
 }
 
 public struct PurchaseOutcome: Sendable {
-    public var transaction: Signed<TransactionPayload>
+    /// `purchased`, or `pending` (Ask to Buy) / `interrupted` (a purchase issue) until the
+    /// Transaction Manager resolves it, as `Product.PurchaseResult.pending`.
+    public var status: String
+    /// The new transaction, or for a downgrade the current one (the change waits for the renewal).
+    public var transaction: Signed<TransactionPayload>?
     /// Present for auto-renewable subscriptions.
     public var renewalInfo: Signed<RenewalInfoPayload>?
+    /// Identifies a pending purchase for approve/decline/resolve.
+    public var pendingId: String?
 }
 
 extension AppStore {
     /// Sells a product. The transaction is durable before this returns, and signed with the store's chain.
     public func purchase(_ request: PurchaseRequest) async throws -> PurchaseOutcome {
-        let app = try app(request.bundleId)
-        guard let product = app.catalog.product(request.productId) else {
-            throw StoreError.productUnavailable("\(request.productId) is not a product of \(app.bundleId)")
-        }
-        try PurchaseRules.checkQuantity(request.quantity, for: product)
-        let token = try PurchaseRules.appAccountToken(request.appAccountToken)
-        let world = request.world
-        let customer = try await customerCreatingIfNeeded(request.customer, app: app, world: world)
-        let storefront = try storefront(customer.record.storefront)
-        let key = CustomerLedger.Key(world: world, bundleId: app.bundleId, customer: request.customer)
-        let appTransaction = try await appTransactionCreatingIfNeeded(key, world: world)
-        let now = nowMs(world)
+        let world = try await world(request.world)
+        let result = try await world.purchase(request)
+        return try await outcome(result, world: world)
+    }
 
-        let (payload, seq) = try await ledger.record(key, identifiers: 1) { history, ids in
-            try PurchaseRules.checkNotOwned(product, history: history, nowMs: now)
-            let offer = OfferEligibility.introductoryOffer(for: product, history: history)
-            let purchase = TransactionFactory.Purchase(
-                app: app, product: product, storefront: storefront, quantity: request.quantity,
-                appAccountToken: token, offer: offer, purchaseMs: now)
-            let payload = TransactionFactory.firstPurchase(
-                purchase, ids: .init(transactionId: ids[0].id, appTransactionId: appTransaction.record.appTransactionId))
-            let owned = OwnedTransaction(
-                id: ids[0].id, originalId: ids[0].id, productId: product.id, kind: product.kind,
-                groupId: product.subscription?.groupID, purchaseMs: now, expiresMs: payload.expiresDate,
-                revokedMs: nil, finished: false)
-            return ((payload, ids[0].seq), [owned])
+    func outcome(_ result: WorldPurchase, world: World) async throws -> PurchaseOutcome {
+        let now = await world.nowMs()
+        var record = result.transaction
+        if record == nil, let chain = result.chain {
+            record = try await world.transactionRecord(chain.latestTransactionId)
         }
-
-        let json = try PayloadCoding.encoder.encode(payload)
-        var batch = WriteBatch(transactions: [TransactionRecord(
-            id: Int64(payload.transactionId) ?? 0, world: world, seq: seq, originalId: Int64(payload.originalTransactionId) ?? 0,
-            bundleId: app.bundleId, customer: request.customer, productId: product.id, productKind: product.kind.rawValue,
-            groupId: product.subscription?.groupID, purchaseMs: now, expiresMs: payload.expiresDate, revokedMs: nil,
-            finished: false, orderId: OrderID.make(seq), ownership: payload.inAppOwnershipType.rawValue,
-            payload: String(decoding: json, as: UTF8.self))])
-        if customer.isNew { batch.customers.append(customer.record) }
-        if appTransaction.isNew { batch.appTransactions.append(appTransaction.record) }
-
-        var renewal: RenewalState?
-        if let subscription = product.subscription {
-            let state = RenewalState.afterFirstPurchase(payload, regularPriceMilliunits: storefront.milliunits(product.price))
-            renewal = state
-            batch.subscriptions.append(SubscriptionRecord(
-                world: world, originalId: Int64(payload.originalTransactionId) ?? 0, bundleId: app.bundleId,
-                customer: request.customer, groupId: subscription.groupID, productId: product.id,
-                state: String(decoding: try PayloadCoding.encoder.encode(state), as: UTF8.self), updatedMs: now))
-        }
-
-        do {
-            try await database.write(batch)
-        } catch {
-            await ledger.forget(key, transactionIds: [Int64(payload.transactionId) ?? 0])
-            throw error
-        }
-
-        let signedTransaction = Signed(jws: signer.sign(payloadJSON: json), payload: payload)
-        var signedRenewal: Signed<RenewalInfoPayload>?
-        if let renewal {
-            let info = renewal.renewalInfo(originalTransactionId: payload.originalTransactionId, environment: app.environment, nowMs: now)
-            signedRenewal = Signed(jws: try signer.sign(info), payload: info)
-        }
-        return PurchaseOutcome(transaction: signedTransaction, renewalInfo: signedRenewal)
+        return PurchaseOutcome(
+            status: result.status.rawValue,
+            transaction: try record.map { try sign($0, nowMs: now) },
+            renewalInfo: try result.chain.map { try signRenewalInfo($0, nowMs: now) },
+            pendingId: result.pendingId)
     }
 }

@@ -16,39 +16,65 @@ extension AppStore {
     /// The customer's transactions for an app, each freshly signed (`signedDate` = now), oldest first.
     public func transactions(bundleId: String, customer: String, scope: TransactionScope, world: String = AppStore.defaultWorld) async throws -> [Signed<TransactionPayload>] {
         let app = try app(bundleId)
-        let key = CustomerLedger.Key(world: world, bundleId: app.bundleId, customer: customer)
-        let history = try await ledger.history(key)
-        let now = nowMs(world)
-        let chosen: [OwnedTransaction] = switch scope {
-        case .all: Entitlements.all(history)
-        case .entitlements: Entitlements.current(history, nowMs: now)
-        case .unfinished: Entitlements.unfinished(history)
-        }
-        let wanted = Set(chosen.map(\.id))
-        let records = try await database.transactions(world: world, bundleId: app.bundleId, customer: customer)
-            .filter { wanted.contains($0.id) }
-            .sorted { $0.id < $1.id }
+        let world = try await self.world(world)
+        let (records, now) = try await world.transactions(bundleId: app.bundleId, customer: customer, scope: scope)
         return try records.map { try sign($0, nowMs: now) }
-    }
-
-    /// Re-signs a stored transaction as of now, as Apple does each time it hands one out.
-    func sign(_ record: TransactionRecord, nowMs: Int64) throws -> Signed<TransactionPayload> {
-        var payload = try PayloadCoding.decoder.decode(TransactionPayload.self, from: Data(record.payload.utf8))
-        payload.signedDate = nowMs
-        return Signed(jws: try signer.sign(payload), payload: payload)
     }
 
     /// `Transaction.finish()`: the app delivered the content, so the transaction leaves `unfinished`.
     public func finish(bundleId: String, customer: String, transactionId: String, world: String = AppStore.defaultWorld) async throws {
         let app = try app(bundleId)
-        guard let id = Int64(transactionId), var record = try await database.transaction(id: id),
-              record.world == world, record.bundleId == app.bundleId, record.customer == customer
+        try await self.world(world).finish(bundleId: app.bundleId, customer: customer, transactionId: transactionId)
+    }
+
+    /// Changes a stored transaction (Server API: app account token). The change takes the next
+    /// number of the change sequence, so the transaction reappears after a revision token.
+    @discardableResult
+    public func modifyTransaction(
+        world: String, id: Int64, _ change: @Sendable (inout TransactionPayload, inout TransactionRecord) throws -> Void
+    ) async throws -> TransactionRecord {
+        try await self.world(world).modifyTransaction(id: id, change)
+    }
+}
+
+extension World {
+    func transactions(bundleId: String, customer: String, scope: TransactionScope) async throws -> ([TransactionRecord], Int64) {
+        try await catchUp()
+        let key = CustomerKey(bundleId: bundleId, customer: customer)
+        let history = try await history(key)
+        let now = nowMs()
+        let entitled = Set(chains.values.filter { $0.bundleId == bundleId && $0.customer == customer && $0.isEntitled }.map(\.latestTransactionId))
+        let chosen: [OwnedTransaction] = switch scope {
+        case .all: Entitlements.all(history)
+        case .entitlements: Entitlements.current(history, nowMs: now, entitledSubscriptions: entitled)
+        case .unfinished: Entitlements.unfinished(history)
+        }
+        let wanted = Set(chosen.map(\.id))
+        let records = try await env.database.transactions(world: id, bundleId: bundleId, customer: customer)
+            .filter { wanted.contains($0.id) }
+            .sorted { $0.id < $1.id }
+        return (records, nowMs())
+    }
+
+    func finish(bundleId: String, customer: String, transactionId: String) async throws {
+        guard let id = Int64(transactionId), let record = try await transactionRecord(id),
+              record.bundleId == bundleId, record.customer == customer
         else { throw StoreError.transactionNotFound("no transaction \(transactionId) for \(customer) in \(bundleId)") }
         guard !record.finished else { return }
-        record.finished = true
-        try await database.write(WriteBatch(transactions: [record]))
-        await ledger.update(
-            CustomerLedger.Key(world: world, bundleId: app.bundleId, customer: customer),
-            { $0.finished = true }, where: { $0.id == id })
+        var batch = WriteBatch()
+        // Finishing is the device's business: it keeps its place in the change sequence.
+        var finished = record
+        finished.finished = true
+        batch.transactions.append(finished)
+        if let owned = OwnedTransaction(record: finished) { self.record(owned, for: CustomerKey(bundleId: bundleId, customer: customer)) }
+        try await commit(batch)
+    }
+
+    func modifyTransaction(id: Int64, _ change: @Sendable (inout TransactionPayload, inout TransactionRecord) throws -> Void) async throws -> TransactionRecord {
+        guard let record = try await transactionRecord(id) else { throw StoreError.transactionNotFound("no transaction \(id)") }
+        var batch = WriteBatch()
+        let updated = try modify(record, in: &batch, change)
+        try await commit(batch)
+        return updated
     }
 }

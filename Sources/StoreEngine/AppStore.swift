@@ -3,9 +3,9 @@ import StoreModel
 import StoreSigning
 import StoreStorage
 
-/// The App Store: sells the apps' catalogs to customers, keeps every purchase, and signs what it
-/// hands out. It applies the pure rules in `Rules/`, keeps state in `StoreDatabase`, and signs
-/// with the store's own certificate chain. Front ends (HTTP, CLI) hold no rules of their own.
+/// The App Store: sells the apps' catalogs to customers, runs subscriptions through their lives,
+/// keeps every purchase, and signs what it hands out. State lives in worlds (`World`), each with its
+/// own clock; the rules live in `Rules/`; front ends (HTTP, CLI) hold no rules of their own.
 public final class AppStore: Sendable {
     public static let defaultWorld = "default"
 
@@ -13,24 +13,30 @@ public final class AppStore: Sendable {
     public let authority: CertificateAuthority
     public let clock: any StoreClock
     let signer: JWSSigner
-    let ledger: CustomerLedger
+    let worlds: WorldDirectory
     private let appsByBundle: [String: StoreApp]
     /// Apps in the order they were configured.
     public let apps: [StoreApp]
 
-    init(database: StoreDatabase, authority: CertificateAuthority, apps: [StoreApp], clock: any StoreClock, ledger: CustomerLedger) {
+    init(database: StoreDatabase, authority: CertificateAuthority, apps: [StoreApp], clock: any StoreClock, worlds: WorldDirectory) {
         self.database = database
         self.authority = authority
         self.signer = JWSSigner(authority: authority)
         self.apps = apps
         self.appsByBundle = Dictionary(apps.map { ($0.bundleId, $0) }, uniquingKeysWith: { _, last in last })
         self.clock = clock
-        self.ledger = ledger
+        self.worlds = worlds
     }
 
     /// Opens the store on its database: loads (or on first start creates) the certificate
-    /// authority, records the apps, and continues identifiers where the last run stopped.
-    public static func open(database: StoreDatabase, apps: [StoreApp], clock: any StoreClock = SystemClock()) async throws -> AppStore {
+    /// authority, records the apps, restores the worlds and their clocks, and continues
+    /// identifiers where the last run stopped.
+    /// - Parameter defaultRate: the clock rate of worlds created without one; defaults to the
+    ///   first app catalog's `_timeRate`.
+    public static func open(
+        database: StoreDatabase, apps: [StoreApp], clock: any StoreClock = SystemClock(),
+        defaultRate: TimeRate? = nil, runScheduler: Bool = true
+    ) async throws -> AppStore {
         let authority = try await SigningKeys.loadOrCreate(in: database)
         for app in apps {
             try await database.upsertApp(AppRecord(
@@ -38,8 +44,19 @@ public final class AppStore: Sendable {
                 name: app.name, catalogJSON: app.catalogJSON))
         }
         let marks = try await database.highWaterMarks()
-        let ledger = CustomerLedger(database: database, lastTransactionId: marks.transactionId, lastSeq: marks.seq)
-        return AppStore(database: database, authority: authority, apps: apps, clock: clock, ledger: ledger)
+        let rate = defaultRate ?? apps.first.flatMap { AppleTimeRate(rawValue: $0.catalog.settings.timeRate) }.map(TimeRate.apple) ?? .realTime
+        let env = WorldEnvironment(
+            apps: Dictionary(apps.map { ($0.bundleId, $0) }, uniquingKeysWith: { _, last in last }),
+            database: database, identifiers: Identifiers(lastId: marks.transactionId, lastSeq: marks.seq),
+            signer: JWSSigner(authority: authority), realNowMs: { clock.now(world: "").milliseconds })
+        let directory = WorldDirectory(env: env, defaultRate: rate, runScheduler: runScheduler)
+        try await directory.load()
+        return AppStore(database: database, authority: authority, apps: apps, clock: clock, worlds: directory)
+    }
+
+    /// Stops the worlds' schedulers; call before closing the database.
+    public func shutdown() async {
+        await worlds.stopAll()
     }
 
     public func app(_ bundleId: String) throws(StoreError) -> StoreApp {
@@ -47,14 +64,21 @@ public final class AppStore: Sendable {
         return app
     }
 
-    func nowMs(_ world: String) -> Int64 { clock.now(world: world).milliseconds }
+    func world(_ id: String) async throws -> World {
+        try await worlds.world(id)
+    }
+
+    /// The world's current time in milliseconds.
+    public func nowMs(_ world: String = AppStore.defaultWorld) async throws -> Int64 {
+        try await self.world(world).nowMs()
+    }
 
     // MARK: Products
 
     /// The products of an app as one storefront sees them; unknown IDs are left out, as StoreKit does.
     public func products(bundleId: String, storefront code: String?, locale: String?, ids: [String]?) throws(StoreError) -> (Storefront, [ProductListing]) {
         let app = try app(bundleId)
-        let storefront = try storefront(code ?? app.catalog.settings.storefront)
+        let storefront = try Self.storefront(code ?? app.catalog.settings.storefront)
         let locale = locale ?? (code == nil ? app.catalog.settings.locale : storefront.locale)
         let wanted = ids.map(Set.init)
         let products = app.catalog.products
@@ -63,31 +87,11 @@ public final class AppStore: Sendable {
         return (storefront, products)
     }
 
-    func storefront(_ code: String) throws(StoreError) -> Storefront {
+    static func storefront(_ code: String) throws(StoreError) -> Storefront {
         guard let storefront = Storefront.lookup(code) else {
             throw .invalidStorefront("\"\(code)\" is not an App Store storefront (use ISO 3166-1 alpha-3, e.g. USA)")
         }
         return storefront
-    }
-
-    // MARK: Customers
-
-    public func customer(_ name: String, world: String = AppStore.defaultWorld) async throws -> CustomerRecord? {
-        try await ledger.customer(world: world, name: name, create: { nil })?.record
-    }
-
-    /// Creates the account, or changes its storefront and locale.
-    public func saveCustomer(_ name: String, storefront: String?, locale: String?, world: String = AppStore.defaultWorld) async throws -> CustomerRecord {
-        try Self.checkCustomerName(name)
-        let existing = try await customer(name, world: world)
-        let front = try self.storefront(storefront ?? existing?.storefront ?? "USA")
-        let record = CustomerRecord(
-            world: world, name: name, storefront: front.countryCode,
-            locale: locale ?? (storefront == nil ? existing?.locale : nil) ?? front.locale,
-            createdMs: existing?.createdMs ?? nowMs(world))
-        try await database.write(WriteBatch(customers: [record]))
-        await ledger.setCustomer(record)
-        return record
     }
 
     static func checkCustomerName(_ name: String) throws(StoreError) {
@@ -96,27 +100,33 @@ public final class AppStore: Sendable {
         }
     }
 
-    /// The customer, created on first use with the app catalog's default storefront and locale.
-    func customerCreatingIfNeeded(_ name: String, app: StoreApp, world: String) async throws -> (record: CustomerRecord, isNew: Bool) {
-        try Self.checkCustomerName(name)
-        let settings = app.catalog.settings
-        let created = CustomerRecord(
-            world: world, name: name, storefront: Storefront.lookup(settings.storefront)?.countryCode ?? "USA",
-            locale: settings.locale, createdMs: nowMs(world))
-        guard let found = try await ledger.customer(world: world, name: name, create: { created }) else {
-            throw StoreError.customerNotFound(name)
-        }
-        return found
+    // MARK: Customers
+
+    public func customer(_ name: String, world: String = AppStore.defaultWorld) async throws -> CustomerRecord? {
+        try await self.world(world).customer(name)
     }
 
-    func appTransactionCreatingIfNeeded(_ key: CustomerLedger.Key, world: String) async throws -> (record: AppTransactionRecord, isNew: Bool) {
-        let now = nowMs(world)
-        return try await ledger.appTransaction(key) { id in
-            AppTransactionRecord(
-                world: key.world, bundleId: key.bundleId, customer: key.customer, appTransactionId: id,
-                applicationVersion: "1.0", originalApplicationVersion: "1.0", originalPurchaseMs: now,
-                originalPlatform: PurchasePlatform.iOS.rawValue, createdMs: now)
-        }
+    /// Creates the account, or changes its storefront and locale.
+    public func saveCustomer(_ name: String, storefront: String?, locale: String?, world: String = AppStore.defaultWorld) async throws -> CustomerRecord {
+        try Self.checkCustomerName(name)
+        return try await self.world(world).saveCustomer(name, storefront: storefront, locale: locale)
+    }
+
+    // MARK: Signing
+
+    /// Re-signs a stored transaction as of now, as Apple does each time it hands one out.
+    func sign(_ record: TransactionRecord, nowMs: Int64) throws -> Signed<TransactionPayload> {
+        var payload = try TransactionPayload(json: Array(record.payload.utf8))
+        payload.signedDate = nowMs
+        return Signed(jws: signer.sign(payloadJSON: payload.jsonBytes), payload: payload)
+    }
+
+    func signRenewalInfo(_ chain: SubscriptionChain, nowMs: Int64) throws -> Signed<RenewalInfoPayload> {
+        let app = try app(chain.bundleId)
+        let payload = RenewalInfoView.payload(
+            of: chain, environment: app.environment, nowMs: nowMs,
+            winBackOfferIds: OfferEligibility.winBackOfferIds(for: chain, catalog: app.catalog))
+        return Signed(jws: signer.sign(payloadJSON: payload.jsonBytes), payload: payload)
     }
 }
 
@@ -128,4 +138,18 @@ enum PayloadCoding {
         return encoder
     }()
     static let decoder = JSONDecoder()
+}
+
+extension World {
+    func saveCustomer(_ name: String, storefront: String?, locale: String?) async throws -> CustomerRecord {
+        let existing = try await customer(name)
+        let front = try AppStore.storefront(storefront ?? existing?.storefront ?? "USA")
+        let record = CustomerRecord(
+            world: id, name: name, storefront: front.countryCode,
+            locale: locale ?? (storefront == nil ? existing?.locale : nil) ?? front.locale,
+            createdMs: existing?.createdMs ?? nowMs())
+        customers[name] = record
+        try await commit(WriteBatch(customers: [record]))
+        return record
+    }
 }

@@ -10,6 +10,11 @@ public enum StoreError: Error, Sendable, Equatable {
     case invalidStorefront(String)
     case alreadyPurchased(String)
     case malformedRequest(String)
+    /// A simulated StoreKit error set with the Transaction Manager (`setSimulatedError`).
+    case simulated(api: String, error: String)
+    /// The request conflicts with the item's state (e.g. approving a purchase that isn't pending).
+    case invalidAction(String)
+    case worldNotFound(String)
 
     public var code: String {
         switch self {
@@ -22,6 +27,9 @@ public enum StoreError: Error, Sendable, Equatable {
         case .invalidStorefront: "invalidStorefront"
         case .alreadyPurchased: "alreadyPurchased"
         case .malformedRequest: "malformedRequest"
+        case .simulated(_, let error): error
+        case .invalidAction: "invalidAction"
+        case .worldNotFound: "worldNotFound"
         }
     }
 
@@ -29,16 +37,21 @@ public enum StoreError: Error, Sendable, Equatable {
         switch self {
         case .appNotFound(let m), .productUnavailable(let m), .customerNotFound(let m), .transactionNotFound(let m),
              .invalidQuantity(let m), .invalidAppAccountToken(let m), .invalidStorefront(let m),
-             .alreadyPurchased(let m), .malformedRequest(let m):
+             .alreadyPurchased(let m), .malformedRequest(let m), .invalidAction(let m):
             m
+        case .worldNotFound(let world):
+            "no world named \(world)"
+        case .simulated(let api, let error):
+            "simulated StoreKit error \(error) for \(api) (set with the Transaction Manager)"
         }
     }
 
     /// The HTTP status a front end should answer with.
     public var httpStatus: Int {
         switch self {
-        case .appNotFound, .productUnavailable, .customerNotFound, .transactionNotFound: 404
-        case .alreadyPurchased: 409
+        case .appNotFound, .productUnavailable, .customerNotFound, .transactionNotFound, .worldNotFound: 404
+        case .alreadyPurchased, .invalidAction: 409
+        case .simulated: 400
         default: 400
         }
     }

@@ -7,8 +7,13 @@ import StoreModel
 struct DeviceRoutes {
     let store: AppStore
 
+    /// The default world at `/storekit/v1`, and every world at `/storekit/v1/worlds/{world}`.
     func register(on router: Router<BasicRequestContext>) {
-        let api = router.group("storekit/v1")
+        register(on: router.group("storekit/v1"))
+        register(on: router.group("storekit/v1/worlds/:world"))
+    }
+
+    func register(on api: RouterGroup<BasicRequestContext>) {
         api.get("apps") { _, _ in try listApps() }
         api.get("root-certificate") { _, _ in rootCertificate() }
         api.get("apps/:bundleId/products") { request, context in try listProducts(request, context) }
@@ -64,7 +69,7 @@ struct DeviceRoutes {
 
     func getCustomer(_ context: BasicRequestContext) async throws -> Response {
         let name = try context.pathValue("customer")
-        guard let record = try await store.customer(name) else {
+        guard let record = try await store.customer(name, world: try context.world()) else {
             throw StoreError.customerNotFound("no customer named \(name)")
         }
         return try JSONResponse.ok(CustomerBody(name: record.name, storefront: record.storefront, locale: record.locale))
@@ -73,7 +78,8 @@ struct DeviceRoutes {
     func putCustomer(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
 
         let body = try await request.decodeJSON(CustomerBody.self)
-        let record = try await store.saveCustomer(try context.pathValue("customer"), storefront: body.storefront, locale: body.locale)
+        let record = try await store.saveCustomer(
+            try context.pathValue("customer"), storefront: body.storefront, locale: body.locale, world: try context.world())
         return try JSONResponse.ok(CustomerBody(name: record.name, storefront: record.storefront, locale: record.locale))
     }
 
@@ -82,38 +88,55 @@ struct DeviceRoutes {
         var customer: String
         var quantity: Int?
         var appAccountToken: String?
+        /// `promotionalOffer(offerID:keyID:nonce:signature:timestamp:)`
+        var promotionalOffer: PurchaseOfferRequest.PromotionalOfferV1?
+        /// `promotionalOffer(_:compactJWS:)`
+        var promotionalOfferJWS: String?
+        /// `promotionalOffer(id:)` (StoreKit Testing), with `testing: true`.
+        var promotionalOfferID: String?
+        var testing: Bool?
+        /// `codeOffer(referenceName:)` (StoreKit Testing)
+        var codeOfferReferenceName: String?
+        /// `winBackOffer(_:)`
+        var winBackOfferID: String?
     }
 
     struct PurchaseResponse: Encodable {
-        var status = "purchased"
-        var signedTransaction: String
-        var transaction: TransactionPayload
+        var status: String
+        var signedTransaction: String?
+        var transaction: TransactionPayload?
         var signedRenewalInfo: String?
         var renewalInfo: RenewalInfoPayload?
+        var pendingId: String?
     }
 
     func purchase(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
 
         let body = try await request.decodeJSON(PurchaseBody.self)
+        let offer = try PurchaseOfferRequest.from(
+            promotionalOffer: body.promotionalOffer, promotionalOfferJWS: body.promotionalOfferJWS,
+            promotionalOfferID: body.promotionalOfferID, testing: body.testing,
+            codeOfferReferenceName: body.codeOfferReferenceName, winBackOfferID: body.winBackOfferID)
         let outcome = try await store.purchase(PurchaseRequest(
-            bundleId: try context.pathValue("bundleId"), productId: body.productId, customer: body.customer,
-            quantity: body.quantity ?? 1, appAccountToken: body.appAccountToken))
+            world: try context.world(), bundleId: try context.pathValue("bundleId"), productId: body.productId, customer: body.customer,
+            quantity: body.quantity ?? 1, appAccountToken: body.appAccountToken), offer: offer)
         return try JSONResponse.ok(PurchaseResponse(
-            signedTransaction: outcome.transaction.jws, transaction: outcome.transaction.payload,
-            signedRenewalInfo: outcome.renewalInfo?.jws, renewalInfo: outcome.renewalInfo?.payload))
+            status: outcome.status, signedTransaction: outcome.transaction?.jws, transaction: outcome.transaction?.payload,
+            signedRenewalInfo: outcome.renewalInfo?.jws, renewalInfo: outcome.renewalInfo?.payload, pendingId: outcome.pendingId))
     }
 
     func transactions(_ context: BasicRequestContext, scope: TransactionScope) async throws -> Response {
         struct Body: Encodable { var signedTransactions: [String] }
         let list = try await store.transactions(
-            bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), scope: scope)
+            bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), scope: scope, world: try context.world())
         return try JSONResponse.ok(Body(signedTransactions: list.map(\.jws)))
     }
 
     func finish(_ context: BasicRequestContext) async throws -> Response {
         struct Body: Encodable { var transactionId: String; var finished: Bool }
         let id = try context.pathValue("transactionId")
-        try await store.finish(bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), transactionId: id)
+        try await store.finish(
+            bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), transactionId: id, world: try context.world())
         return try JSONResponse.ok(Body(transactionId: id, finished: true))
     }
 
@@ -123,7 +146,8 @@ struct DeviceRoutes {
     }
 
     func appTransaction(_ context: BasicRequestContext) async throws -> Response {
-        let signed = try await store.appTransaction(bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"))
+        let signed = try await store.appTransaction(
+            bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), world: try context.world())
         return try JSONResponse.ok(AppTransactionResponse(signedAppTransaction: signed.jws, appTransaction: signed.payload))
     }
 
@@ -140,7 +164,8 @@ struct DeviceRoutes {
             bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"),
             change: AppTransactionChange(
                 originalApplicationVersion: body.originalApplicationVersion,
-                originalPurchaseDate: body.originalPurchaseDate, applicationVersion: body.applicationVersion))
+                originalPurchaseDate: body.originalPurchaseDate, applicationVersion: body.applicationVersion),
+            world: try context.world())
         return try JSONResponse.ok(AppTransactionResponse(signedAppTransaction: signed.jws, appTransaction: signed.payload))
     }
 }

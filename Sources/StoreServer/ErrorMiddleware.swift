@@ -12,6 +12,8 @@ struct ErrorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as StoreError {
             return JSONResponse.error(status: error.httpStatus, code: error.code, message: error.message)
+        } catch let error as OfferError {
+            return JSONResponse.error(status: error.httpStatus, code: error.code, message: error.message)
         } catch let error as RequestError {
             var response = JSONResponse.error(status: error.status, code: error.code, message: error.message)
             // The unread rest of an oversized body would otherwise stall the connection.

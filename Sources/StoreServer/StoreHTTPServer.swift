@@ -9,11 +9,15 @@ public struct StoreHTTPServer: Sendable {
     public let store: AppStore
     public var host: String
     public var port: Int
+    /// With a token the admin API (`/admin/v1`) requires `Authorization: Bearer <token>` from
+    /// anywhere; without one it answers loopback peers only.
+    public var adminToken: String?
 
-    public init(store: AppStore, host: String = "127.0.0.1", port: Int = 8080) {
+    public init(store: AppStore, host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil) {
         self.store = store
         self.host = host
         self.port = port
+        self.adminToken = adminToken
     }
 
     public func makeRouter() -> Router<BasicRequestContext> {
@@ -22,6 +26,14 @@ public struct StoreHTTPServer: Sendable {
         router.get("healthz") { _, _ in try JSONResponse.ok(["status": "ok"]) }
         router.get("openapi.json") { _, _ in try OpenAPIDocument.response() }
         DeviceRoutes(store: store).register(on: router)
+        ServerAPIRoutes(store: store).register(on: router)
+        OfferRoutes(store: store, token: adminToken).register(on: router)
+        FamilyRoutes(store: store, token: adminToken).register(on: router)
+        AdminRoutes(store: store, token: adminToken).register(on: router)
+        AdminLifecycleRoutes(store: store, token: adminToken).register(on: router)
+        DeviceMessageRoutes(store: store).register(on: router)
+        NotificationAdminRoutes(store: store, token: adminToken).register(on: router)
+        DeviceRefundRoutes(store: store).register(on: router)
         return router
     }
 
@@ -30,7 +42,7 @@ public struct StoreHTTPServer: Sendable {
         var quiet = logger
         quiet.logLevel = .warning
         let app = Application(
-            router: makeRouter(),
+            router: PeerRecordingRouter(makeRouter()),
             configuration: .init(address: .hostname(host, port: port), serverName: "OpenStoreKit"),
             onServerRunning: { channel in await onReady(channel.localAddress?.port ?? 0) },
             logger: quiet)

@@ -4,7 +4,13 @@ import SQLKit
 /// up and form the next batch, so throughput grows with load instead of paying one commit per write.
 actor GroupCommitter {
     private let database: any SQLDatabase
-    private var pending: [(WriteBatch, CheckedContinuation<Void, any Error>)] = []
+    /// A unit of work: a batch (merged with its neighbours) or a job that runs alone.
+    enum Work: Sendable {
+        case batch(WriteBatch)
+        case job(@Sendable (any SQLDatabase) async throws -> Void)
+    }
+
+    private var pending: [(Work, CheckedContinuation<Void, any Error>)] = []
     private var flushing = false
     /// Most writes merged into one SQL transaction; keeps statements under SQLite's bind limit.
     private let maxBatches = 256
@@ -14,8 +20,18 @@ actor GroupCommitter {
     }
 
     func submit(_ batch: WriteBatch) async throws {
+        try await submit(work: .batch(batch))
+    }
+
+    /// Runs `job` in its own SQL transaction, between batches: every write to the store goes
+    /// through here, so no statement ever lands inside another caller's transaction.
+    func perform(_ job: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws {
+        try await submit(work: .job(job))
+    }
+
+    private func submit(work: Work) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            pending.append((batch, continuation))
+            pending.append((work, continuation))
             if !flushing {
                 flushing = true
                 Task { await self.flush() }
@@ -25,9 +41,22 @@ actor GroupCommitter {
 
     private func flush() async {
         while !pending.isEmpty {
-            let take = min(pending.count, maxBatches)
-            let items = Array(pending.prefix(take))
-            pending.removeFirst(take)
+            if case .job(let job) = pending[0].0 {
+                let (_, continuation) = pending.removeFirst()
+                do {
+                    let database = self.database
+                    try await transaction { try await job(database) }
+                    continuation.resume()
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+                continue
+            }
+            var items: [(WriteBatch, CheckedContinuation<Void, any Error>)] = []
+            while items.count < maxBatches, let first = pending.first, case .batch(let batch) = first.0 {
+                pending.removeFirst()
+                items.append((batch, first.1))
+            }
             var merged = WriteBatch()
             for (batch, _) in items { merged.merge(batch) }
             do {
@@ -48,16 +77,22 @@ actor GroupCommitter {
         flushing = false
     }
 
-    private func commit(_ batch: WriteBatch) async throws {
+    private func transaction(_ body: () async throws -> Void) async throws {
         try await database.raw("BEGIN").run()
         do {
-            for statement in Upserts.statements(for: batch) {
-                try await database.raw(statement).run()
-            }
+            try await body()
             try await database.raw("COMMIT").run()
         } catch {
             try? await database.raw("ROLLBACK").run()
             throw error
+        }
+    }
+
+    private func commit(_ batch: WriteBatch) async throws {
+        try await transaction {
+            for statement in Upserts.statements(for: batch) {
+                try await database.raw(statement).run()
+            }
         }
     }
 }

@@ -105,7 +105,8 @@ public struct TransactionRecord: Sendable, Equatable {
     }
 }
 
-/// A subscription chain (all renewals of one original transaction) and its renewal state as JSON.
+/// A subscription chain (all periods of one original transaction) and its state as JSON.
+/// `version` is the change number of the write: an older version never overwrites a newer one.
 public struct SubscriptionRecord: Sendable, Equatable {
     public var world: String
     public var originalId: Int64
@@ -113,11 +114,14 @@ public struct SubscriptionRecord: Sendable, Equatable {
     public var customer: String
     public var groupId: String
     public var productId: String
+    public var status: Int
+    public var nextEventMs: Int64?
+    public var version: Int64
     public var state: String
     public var updatedMs: Int64
     public init(
         world: String, originalId: Int64, bundleId: String, customer: String, groupId: String,
-        productId: String, state: String, updatedMs: Int64
+        productId: String, status: Int, nextEventMs: Int64?, version: Int64, state: String, updatedMs: Int64
     ) {
         self.world = world
         self.originalId = originalId
@@ -125,8 +129,51 @@ public struct SubscriptionRecord: Sendable, Equatable {
         self.customer = customer
         self.groupId = groupId
         self.productId = productId
+        self.status = status
+        self.nextEventMs = nextEventMs
+        self.version = version
         self.state = state
         self.updatedMs = updatedMs
+    }
+}
+
+/// An App Store event, kept in order: the seed of a server notification.
+public struct EventRecord: Sendable, Equatable {
+    public var seq: Int64
+    public var world: String
+    public var bundleId: String
+    public var customer: String
+    public var type: String
+    public var subtype: String?
+    public var transactionId: Int64?
+    public var originalId: Int64?
+    public var atMs: Int64
+    public var data: String?
+    public init(seq: Int64, world: String, bundleId: String, customer: String, type: String, subtype: String?, transactionId: Int64?, originalId: Int64?, atMs: Int64, data: String? = nil) {
+        self.seq = seq
+        self.world = world
+        self.bundleId = bundleId
+        self.customer = customer
+        self.type = type
+        self.subtype = subtype
+        self.transactionId = transactionId
+        self.originalId = originalId
+        self.atMs = atMs
+        self.data = data
+    }
+}
+
+/// Small per-world documents (settings, messages, review prompts, offer codes…), keyed by kind.
+public struct WorldRecord: Sendable, Equatable {
+    public var world: String
+    public var kind: String
+    public var key: String
+    public var value: String
+    public init(world: String, kind: String, key: String, value: String) {
+        self.world = world
+        self.kind = kind
+        self.key = key
+        self.value = value
     }
 }
 
@@ -136,26 +183,36 @@ public struct WriteBatch: Sendable {
     public var appTransactions: [AppTransactionRecord] = []
     public var transactions: [TransactionRecord] = []
     public var subscriptions: [SubscriptionRecord] = []
+    public var events: [EventRecord] = []
+    public var worldRecords: [WorldRecord] = []
     public var meta: [String: String] = [:]
+    /// Server notifications: new outbox rows and delivery outcomes (NotificationRecords.swift).
+    public var notifications: [NotificationWrite] = []
     public init(
         customers: [CustomerRecord] = [], appTransactions: [AppTransactionRecord] = [],
         transactions: [TransactionRecord] = [], subscriptions: [SubscriptionRecord] = [],
-        meta: [String: String] = [:]
+        events: [EventRecord] = [], worldRecords: [WorldRecord] = [], meta: [String: String] = [:]
     ) {
         self.customers = customers
         self.appTransactions = appTransactions
         self.transactions = transactions
         self.subscriptions = subscriptions
+        self.events = events
+        self.worldRecords = worldRecords
         self.meta = meta
     }
     public var isEmpty: Bool {
-        customers.isEmpty && appTransactions.isEmpty && transactions.isEmpty && subscriptions.isEmpty && meta.isEmpty
+        customers.isEmpty && appTransactions.isEmpty && transactions.isEmpty && subscriptions.isEmpty
+            && events.isEmpty && worldRecords.isEmpty && meta.isEmpty && notifications.isEmpty
     }
-    mutating func merge(_ other: WriteBatch) {
+    public mutating func merge(_ other: WriteBatch) {
         customers += other.customers
         appTransactions += other.appTransactions
         transactions += other.transactions
         subscriptions += other.subscriptions
+        events += other.events
+        worldRecords += other.worldRecords
         meta.merge(other.meta) { _, new in new }
+        notifications += other.notifications
     }
 }

@@ -62,34 +62,61 @@ extension StoreDatabase {
             SELECT * FROM subscriptions
             WHERE world = \(bind: world) AND bundle_id = \(bind: bundleId) AND customer = \(bind: customer)
             ORDER BY original_id
-            """).all().map {
-                SubscriptionRecord(
-                    world: try $0.decode(column: "world", as: String.self),
-                    originalId: try $0.decode(column: "original_id", as: Int64.self),
-                    bundleId: try $0.decode(column: "bundle_id", as: String.self),
-                    customer: try $0.decode(column: "customer", as: String.self),
-                    groupId: try $0.decode(column: "group_id", as: String.self),
-                    productId: try $0.decode(column: "product_id", as: String.self),
-                    state: try $0.decode(column: "state", as: String.self),
-                    updatedMs: try $0.decode(column: "updated_ms", as: Int64.self))
-            }
+            """).all().map(Self.subscription(from:))
+    }
+
+    public func subscription(world: String, originalId: Int64) async throws -> SubscriptionRecord? {
+        try await readSQL.raw("""
+            SELECT * FROM subscriptions WHERE world = \(bind: world) AND original_id = \(bind: originalId)
+            """).first().map(Self.subscription(from:))
+    }
+
+    /// Every chain of a world with an event still to come, soonest first: the scheduler's agenda.
+    public func scheduledSubscriptions(world: String) async throws -> [SubscriptionRecord] {
+        try await readSQL.raw("""
+            SELECT * FROM subscriptions WHERE world = \(bind: world) AND next_event_ms IS NOT NULL
+            ORDER BY next_event_ms
+            """).all().map(Self.subscription(from:))
+    }
+
+    static func subscription(from row: any SQLRow) throws -> SubscriptionRecord {
+        SubscriptionRecord(
+            world: try row.decode(column: "world", as: String.self),
+            originalId: try row.decode(column: "original_id", as: Int64.self),
+            bundleId: try row.decode(column: "bundle_id", as: String.self),
+            customer: try row.decode(column: "customer", as: String.self),
+            groupId: try row.decode(column: "group_id", as: String.self),
+            productId: try row.decode(column: "product_id", as: String.self),
+            status: try row.decode(column: "status", as: Int.self),
+            nextEventMs: try row.decode(column: "next_event_ms", as: Int64?.self),
+            version: try row.decode(column: "version", as: Int64.self),
+            state: try row.decode(column: "state", as: String.self),
+            updatedMs: try row.decode(column: "updated_ms", as: Int64.self))
     }
 
     /// The highest transaction ID and change number in use, so a restarted store continues after them.
     public func highWaterMarks() async throws -> (transactionId: Int64, seq: Int64) {
-        let row = try await readSQL.raw("SELECT MAX(id) AS id, MAX(seq) AS seq FROM transactions").first()
-        let id = try row.flatMap { try $0.decodeNil(column: "id") ? nil : $0.decode(column: "id", as: Int64.self) } ?? 0
-        let seq = try row.flatMap { try $0.decodeNil(column: "seq") ? nil : $0.decode(column: "seq", as: Int64.self) } ?? 0
-        return (id, seq)
+        func max(_ sql: SQLQueryString) async throws -> Int64 {
+            let row = try await readSQL.raw(sql).first()
+            return try row.flatMap { try $0.decodeNil(column: "m") ? nil : $0.decode(column: "m", as: Int64.self) } ?? 0
+        }
+        let id = Swift.max(try await max("SELECT MAX(id) AS m FROM transactions"),
+                           try await max("SELECT MAX(original_id) AS m FROM subscriptions"))
+        let appTransactionIds = try await readSQL.raw("SELECT app_transaction_id FROM app_transactions").all()
+            .compactMap { try? $0.decode(column: "app_transaction_id", as: String.self) }.compactMap(Int64.init).max() ?? 0
+        let seq = Swift.max(try await max("SELECT MAX(seq) AS m FROM transactions"),
+                            try await max("SELECT MAX(version) AS m FROM subscriptions"),
+                            try await max("SELECT MAX(seq) AS m FROM lifecycle_events"))
+        return (Swift.max(id, appTransactionIds), seq)
     }
 
     public func upsertApp(_ app: AppRecord) async throws {
-        try await writer.sql().raw("""
+        try await perform { sql in try await sql.raw("""
             INSERT INTO apps (bundle_id, app_apple_id, environment, name, catalog)
             VALUES (\(bind: app.bundleId), \(bind: app.appAppleId), \(bind: app.environment), \(bind: app.name), \(bind: app.catalogJSON))
             ON CONFLICT (bundle_id) DO UPDATE SET app_apple_id = excluded.app_apple_id,
               environment = excluded.environment, name = excluded.name, catalog = excluded.catalog
-            """).run()
+            """).run() }
     }
 
     static func customer(from row: any SQLRow) throws -> CustomerRecord {
@@ -119,5 +146,15 @@ extension StoreDatabase {
             orderId: try row.decode(column: "order_id", as: String.self),
             ownership: try row.decode(column: "ownership", as: String.self),
             payload: try row.decode(column: "payload", as: String.self))
+    }
+}
+
+extension StoreDatabase {
+    /// A world's transactions in change order after `afterSeq`: what changed since a point, for
+    /// feeds such as `Transaction.updates` and for bulk work.
+    public func transactionsChanged(world: String, afterSeq: Int64, limit: Int) async throws -> [TransactionRecord] {
+        try await readSQL.raw("""
+            SELECT * FROM transactions WHERE world = \(bind: world) AND seq > \(bind: afterSeq) ORDER BY seq LIMIT \(bind: limit)
+            """).all().map(Self.transaction(from:))
     }
 }

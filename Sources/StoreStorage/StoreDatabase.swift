@@ -34,6 +34,8 @@ public final class StoreDatabase: Sendable {
         let sql = writer.sql()
         try await sql.raw("PRAGMA journal_mode=WAL").run()
         try await sql.raw("PRAGMA synchronous=NORMAL").run()
+        // Another process (the CLI beside a running server) may hold the write lock for a moment.
+        try await sql.raw("PRAGMA busy_timeout=5000").run()
         for statement in Schema.statements {
             try await sql.raw(SQLQueryString(statement)).run()
         }
@@ -51,6 +53,12 @@ public final class StoreDatabase: Sendable {
     public func close() async {
         try? await writer.close()
         try? await reader.close()
+    }
+
+    /// Runs a write of its own (deletes, single upserts) in its own transaction, in turn with
+    /// batches; returns once it is durable.
+    public func perform(_ job: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws {
+        try await committer.perform(job)
     }
 
     /// Commits the batch; returns once it is durable.

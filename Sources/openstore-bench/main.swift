@@ -1,1 +1,157 @@
-print("bench")
+import Foundation
+import Logging
+
+/// `openstore-bench`: the store's speed, each figure beside its physical limit measured in the same
+/// run on the same machine ("speed is measured, not asserted"). See docs/benchmarks.md.
+
+func say(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}
+
+let options: Options
+do {
+    options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(2)
+}
+
+LoggingSystem.bootstrap(BenchLogHandler.init)
+let machine = Machine.current()
+say("OpenStoreKit benchmark — \(ISO8601DateFormatter().string(from: Date()))")
+say("machine: \(machine.cores) cores (nproc), \(machine.cpuModel), \(machine.kernel), load average \(machine.loadAverage)")
+say("build:   \(machine.build), \(machine.compiler)\(options.quick ? ", --quick (rough figures)" : "")")
+if machine.isDebug {
+    say("""
+
+        !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
+        !! DEBUG BUILD. Unoptimised code is 10-100× slower and its ratios mean nothing.        !!
+        !! Run: swift run -c release openstore-bench                                           !!
+        !!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
+
+        """)
+    guard options.allowDebug else {
+        say("refusing to measure a debug build (pass --allow-debug to smoke-test the benchmark itself)")
+        exit(2)
+    }
+}
+if machine.oneMinuteLoad > 0.5 {
+    say("warning: load average \(machine.loadAverage) — something else is using the cores; ratios hold better than absolute figures")
+}
+
+var report = Report()
+var failed = false
+
+if options.wants("sign") {
+    say("\nsigning: one thread, payload = a consumable's TransactionPayload JSON; \(options.signRounds) alternating rounds of \(options.signRoundSeconds) s, best kept")
+    do {
+        let sign = try SigningBenchmark(meter: RateMeter(rounds: options.signRounds, roundSeconds: options.signRoundSeconds)).run()
+        say("payload \(sign.payloadBytes) bytes, compact JWS \(sign.jwsBytes) bytes (x5c carries three certificates)")
+        report.add(.init(figure: "raw P-256 sign (1 thread)", measured: "\(Report.rate(sign.rawSign)) sign/s"))
+        report.add("JWS sign (JWSSigner)", sign.jwsSign, unit: "sign/s", limitName: "raw sign", limit: sign.rawSign, atLeast: 0.8)
+        report.add(.init(figure: "raw P-256 verify (1 thread)", measured: "\(Report.rate(sign.rawVerify)) verify/s"))
+        report.add("JWS verify (JWSVerifier)", sign.jwsVerify, unit: "verify/s", limitName: "raw verify", limit: sign.rawVerify)
+        report.add(.init(
+            figure: "signing ceiling for purchases", measured: "\(Report.rate(sign.rawSign * Double(machine.cores))) /s",
+            limit: "raw sign × \(machine.cores) cores"))
+    } catch {
+        say("signing benchmark failed: \(error)")
+        failed = true
+    }
+}
+
+if options.wantsHTTP {
+    say("""
+
+        HTTP: \(options.connections) keep-alive connections on 127.0.0.1, one request in flight each; \
+        \(options.warmUp) s warm-up + \(options.duration) s window, \(options.rounds) round(s), best kept.
+        Load generator and servers share this process and its \(machine.cores) cores (NIO's singleton event loops).
+        Purchases: demo consumables over \(options.customers) customers, StoreHTTPServer on a fresh SQLite file (WAL, group commit).
+        """)
+    let http = HTTPBenchmark(
+        connections: options.connections, warmUp: options.warmUp, duration: options.duration,
+        rounds: options.rounds, customers: options.customers, only: options.only.subtracting(["sign", "lifecycle"]))
+    do {
+        let figures = try await http.run(log: { say("  " + $0) })
+        if let bare = figures.bare {
+            report.add(.init(figure: "bare Hummingbird route GET /ping", measured: "\(Report.rate(bare.perSecond)) req/s"))
+        }
+        if let health = figures.healthz {
+            if let bare = figures.bare {
+                report.add("GET /healthz (StoreHTTPServer)", health.perSecond, unit: "req/s", limitName: "bare route", limit: bare.perSecond)
+            } else {
+                report.add(.init(figure: "GET /healthz (StoreHTTPServer)", measured: "\(Report.rate(health.perSecond)) req/s"))
+            }
+        }
+        if let purchase = figures.purchase {
+            let rate = purchase.perSecond
+            report.add(.init(
+                figure: "purchases over HTTP", measured: "\(Report.rate(rate)) /s", limit: "", ratio: "",
+                target: "≥ 10,000 /s", met: rate >= 10_000 ? "yes" : "NO"))
+            if let health = figures.healthz {
+                report.add("purchases vs GET /healthz", rate, unit: "/s", limitName: "/healthz", limit: health.perSecond, atLeast: 0.5)
+            }
+            if let bare = figures.bare {
+                report.add("purchases vs bare route", rate, unit: "/s", limitName: "bare", limit: bare.perSecond)
+            }
+            if let health = figures.healthz {
+                let mine = purchase.cpuMicrosecondsPerRequest, theirs = health.cpuMicrosecondsPerRequest
+                report.add(.init(
+                    figure: "CPU per purchase (server+client)", measured: "\(Report.rate(mine)) µs",
+                    limit: "per /healthz \(Report.rate(theirs)) µs", ratio: Report.ratio(mine / theirs)))
+            }
+            // Derived, not measured: what the CPU cost allows if this process had every core to itself.
+            let projected = Double(machine.cores) * 1e6 / purchase.cpuMicrosecondsPerRequest
+            report.add(.init(
+                figure: "  projected on \(machine.cores) idle cores", measured: "\(Report.rate(projected)) /s",
+                limit: "", ratio: "", target: "≥ 10,000 /s", met: projected >= 10_000 ? "yes" : "NO"))
+            say(String(format: "purchase window: this process had %.2f of %d cores; other processes took %.2f",
+                       purchase.cpu.process / purchase.duration, machine.cores, purchase.cpu.others / purchase.duration))
+            let baseline = figures.healthz ?? figures.bare
+            let p50 = purchase.latencyMs(0.5), p99 = purchase.latencyMs(0.99)
+            report.add(.init(
+                figure: "purchase latency p50", measured: Report.ms(p50),
+                limit: baseline.map { "route p50 " + Report.ms($0.latencyMs(0.5)) } ?? "",
+                ratio: baseline.map { Report.ratio(p50 / $0.latencyMs(0.5)) } ?? ""))
+            report.add(.init(
+                figure: "purchase latency p99", measured: Report.ms(p99),
+                limit: baseline.map { "route p99 " + Report.ms($0.latencyMs(0.99)) } ?? "",
+                ratio: baseline.map { Report.ratio(p99 / $0.latencyMs(0.99)) } ?? "",
+                target: "≤ 5.00 ms", met: p99 <= 5 ? "yes" : "NO"))
+            say(String(format: "purchase: %d in window, max latency %.2f ms, mean response %.0f bytes; Little's law: %d connections / %@ /s = %.2f ms mean",
+                       purchase.completed, Double(purchase.latencies.last ?? 0) / 1e6, purchase.meanResponseBytes,
+                       options.connections, Report.rate(rate), Double(options.connections) / rate * 1000))
+        }
+    } catch {
+        say("HTTP benchmark failed: \(error)")
+        failed = true
+    }
+}
+
+if options.wants("lifecycle") {
+    say("\nlifecycle: \(options.subscribers) monthly subscribers through one simulated year (scheduler → SQLite → JWS, 2 signing tasks)")
+    do {
+        let year = try await LifecycleBenchmark(subscribers: options.subscribers).run(log: { say("  " + $0) })
+        let perSecond = Double(year.renewals) / year.total
+        say(String(format: "  %d renewals: scheduled and stored in %.1f s, signed in %.1f s; empty loop over them %.4f s",
+                   year.renewals, year.scheduleSeconds, year.signSeconds, year.emptyLoopSeconds))
+        report.add(.init(
+            figure: "simulated year, \(Report.rate(Double(year.subscribers))) subscribers", measured: String(format: "%.1f s", year.total),
+            limit: String(format: "empty loop %.4f s", year.emptyLoopSeconds), ratio: "",
+            target: year.subscribers >= 100_000 ? "≤ 120 s" : "(scaled: ≤ \(Int(120 * Double(year.subscribers) / 100_000)) s)",
+            met: year.total <= 120 * Double(year.subscribers) / 100_000 ? "yes" : "NO"))
+        report.add(.init(
+            figure: "renewals signed and stored", measured: "\(Report.rate(perSecond)) /s",
+            limit: "raw sign \(Report.rate(year.rawSignPerSecond)) /s × \(machine.cores)",
+            ratio: Report.ratio(perSecond / (year.rawSignPerSecond * Double(machine.cores)))))
+    } catch {
+        say("lifecycle benchmark failed: \(error)")
+        failed = true
+    }
+}
+
+say("\n" + report.render())
+let missed = report.failures
+say(missed == 0 ? "\nall targets met" : "\n\(missed) target(s) missed")
+if machine.isDebug { say("(DEBUG BUILD — do not quote these figures)") }
+exit(failed ? 1 : 0)

@@ -5,7 +5,7 @@ import StoreStorage
 
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "keys", abstract: "The store's signing keys.", subcommands: [Root.self])
+        commandName: "keys", abstract: "The store's signing keys.", subcommands: [Root.self, KeysCreate.self])
 
     struct Root: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -21,7 +21,7 @@ struct KeysCommand: AsyncParsableCommand {
 
         func run() async throws {
             let database = try await StoreDatabase.open(path: data.databasePath)
-            let store = try await AppStore.open(database: database, apps: [])
+            let store = try await AppStore.open(database: database, apps: [], runScheduler: false)
             if let der { try Data(store.authority.rootDER).write(to: URL(fileURLWithPath: der)) }
             if let pem { try Data(store.authority.rootPEM.utf8).write(to: URL(fileURLWithPath: pem)) }
             await database.close()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StoreEngine
 import StoreModel
+import StoreNotifications
 import StoreServer
 import StoreStorage
 
@@ -26,6 +27,16 @@ struct Serve: AsyncParsableCommand {
     var appAppleIds: [Int64] = []
     @Option(name: .customLong("environment"), help: "Sandbox (default), Production or Xcode: goes into every signed payload.")
     var environments: [String] = []
+    @Option(name: .customLong("rate-limit"), help: "App Store Server API: requests per minute per key, answered 429 beyond (default: unlimited).")
+    var rateLimit: Int?
+    @Option(name: .customLong("admin-token"), help: ArgumentHelp(
+        "Admin API: require 'Authorization: Bearer <token>' and answer from any address (default: no token, loopback only; or set OPENSTORE_ADMIN_TOKEN).",
+        valueName: "token"))
+    var adminToken: String?
+    @Option(name: .customLong("notification-timeout"), help: "Server notifications: seconds an attempt may take before it counts as TIMED_OUT (default 5).")
+    var notificationTimeout: Double = 5
+    @Option(name: .customLong("notification-concurrency"), help: "Server notifications: most deliveries in flight at once (default 64).")
+    var notificationConcurrency: Int = 64
 
     func validate() throws {
         guard bundleIds.count == catalogs.count else {
@@ -41,9 +52,16 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let apps = try loadApps()
+        if let rateLimit { setenv("OPENSTORE_SERVER_API_RATE_LIMIT", String(max(rateLimit, 0)), 1) }
         let database = try await StoreDatabase.open(path: data.databasePath)
         let store = try await AppStore.open(database: database, apps: apps)
-        let server = StoreHTTPServer(store: store, host: host, port: port)
+        let token = adminToken ?? ProcessInfo.processInfo.environment["OPENSTORE_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let server = StoreHTTPServer(store: store, host: host, port: port, adminToken: token)
+        // Server notifications leave the outbox as long as the store serves (docs/notifications.md).
+        let delivery = NotificationDeliveryService(store: store, configuration: NotificationDeliveryConfiguration(
+            timeoutSeconds: notificationTimeout, concurrency: notificationConcurrency))
+        let deliveryTask = Task { await delivery.run() }
+        defer { deliveryTask.cancel() }
         try await server.run { boundPort in
             var lines = ["OpenStoreKit listening on http://\(host):\(boundPort)  (data: \(data.data))"]
             for app in apps {

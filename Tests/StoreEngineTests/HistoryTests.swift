@@ -7,10 +7,10 @@ import Testing
 @Suite struct HistoryTests {
     @Test func scopesFollowStoreKitsTransactionSequences() async throws {
         let store = try await makeStore()
-        let seeds = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "al")).transaction.payload
-        let history = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction.payload
-        let monthly = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "al")).transaction.payload
-        let season = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.season", customer: "al")).transaction.payload
+        let seeds = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "al")).transaction!.payload
+        let history = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction!.payload
+        let monthly = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "al")).transaction!.payload
+        let season = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.season", customer: "al")).transaction!.payload
 
         func ids(_ scope: TransactionScope) async throws -> [String] {
             try await store.transactions(bundleId: testBundle, customer: "al", scope: scope).map(\.payload.transactionId)
@@ -32,7 +32,7 @@ import Testing
     @Test func listedTransactionsAreFreshlySignedAndVerify() async throws {
         let clock = TestClock()
         let store = try await makeStore(clock: clock)
-        let bought = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction
+        let bought = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction!
         clock.advance(60)
         let listed = try #require(try await store.transactions(bundleId: testBundle, customer: "al", scope: .all).first)
         #expect(listed.payload.signedDate == bought.payload.signedDate + 60_000)
@@ -46,8 +46,9 @@ import Testing
     @Test func everythingSurvivesARestartAndIdentifiersContinue() async throws {
         let path = databasePath()
         let first = try await makeStore(path: path)
-        let a = try await first.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction.payload
+        let a = try await first.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction!.payload
         let root = first.authority.rootDER
+        await first.shutdown()
         await first.database.close()
 
         let second = try await makeStore(path: path)
@@ -55,7 +56,7 @@ import Testing
         await #expect(throws: StoreError.self) {
             try await second.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al"))
         }
-        let b = try await second.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "al")).transaction.payload
+        let b = try await second.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "al")).transaction!.payload
         #expect(Int64(b.transactionId)! > Int64(a.transactionId)!)
         #expect(try await second.transactions(bundleId: testBundle, customer: "al", scope: .all).count == 2)
     }

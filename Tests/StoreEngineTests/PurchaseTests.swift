@@ -10,7 +10,7 @@ import Testing
         let store = try await makeStore(clock: clock)
         let token = "A1B2C3D4-0000-4000-8000-00000000ABCD"
         let outcome = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "alice", quantity: 3, appAccountToken: token))
-        let t = outcome.transaction.payload
+        let t = outcome.transaction!.payload
         #expect(t.productId == "test.seeds")
         #expect(t.type == .consumable)
         #expect(t.quantity == 3)
@@ -19,7 +19,7 @@ import Testing
         #expect(t.storefront == "USA" && t.storefrontId == "143441")
         #expect(t.appAccountToken == token.lowercased())
         #expect(t.transactionId == t.originalTransactionId)
-        #expect(t.purchaseDate == clock.now(world: "default").milliseconds)
+        #expect(t.purchaseDate == (try await store.nowMs()))
         #expect(t.signedDate == t.purchaseDate)
         #expect(t.environment == .sandbox)
         #expect(t.transactionReason == .purchase)
@@ -35,8 +35,8 @@ import Testing
         let store = try await makeStore()
         let outcome = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "alice"))
         let verifier = try JWSVerifier(rootCertificateDER: store.authority.rootDER)
-        let decoded = try verifier.verifyAndDecode(TransactionPayload.self, from: outcome.transaction.jws)
-        #expect(decoded == outcome.transaction.payload)
+        let decoded = try verifier.verifyAndDecode(TransactionPayload.self, from: outcome.transaction!.jws)
+        #expect(decoded == outcome.transaction!.payload)
         #expect(decoded.type == .nonConsumable)
     }
 
@@ -64,8 +64,8 @@ import Testing
         let clock = TestClock()
         let store = try await makeStore(clock: clock)
         let outcome = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "dana"))
-        let t = outcome.transaction.payload
-        let now = clock.now(world: "default")
+        let t = outcome.transaction!.payload
+        let now = Date(milliseconds: try await store.nowMs())
         #expect(t.type == .autoRenewable)
         #expect(t.subscriptionGroupIdentifier == "G1")
         #expect(t.offerType == .introductory)
@@ -90,7 +90,7 @@ import Testing
     @Test func aSubscriptionWithoutOfferExpiresAfterOneCalendarPeriod() async throws {
         let clock = TestClock(Date(timeIntervalSince1970: 1_769_817_600)) // 2026-01-31
         let store = try await makeStore(clock: clock)
-        let t = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.yearly", customer: "erin")).transaction.payload
+        let t = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.yearly", customer: "erin")).transaction!.payload
         #expect(t.offerType == nil && t.offerDiscountType == nil)
         #expect(t.price == 39990)
         #expect(t.expiresDate == Date(timeIntervalSince1970: 1_801_353_600).milliseconds) // 2027-01-31
@@ -113,7 +113,7 @@ import Testing
     @Test func storefrontDecidesCurrencyAndProductionGoesIntoThePayload() async throws {
         let store = try await makeStore(apps: [try makeApp(environment: .production)])
         _ = try await store.saveCustomer("francois", storefront: "FRA", locale: nil)
-        let t = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "francois")).transaction.payload
+        let t = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "francois")).transaction!.payload
         #expect(t.storefront == "FRA" && t.storefrontId == "143442" && t.currency == "EUR")
         #expect(t.environment == .production)
         let (front, listing) = try store.products(bundleId: testBundle, storefront: "FRA", locale: nil, ids: ["test.seeds"])

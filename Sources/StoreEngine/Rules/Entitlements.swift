@@ -4,7 +4,9 @@ import StoreModel
 /// non-consumables and non-renewing subscriptions the customer owns, and for each auto-renewable
 /// subscription chain its latest unexpired transaction. Consumables and refunded purchases never count.
 public enum Entitlements {
-    public static func current(_ history: [OwnedTransaction], nowMs: Int64) -> [OwnedTransaction] {
+    /// - Parameter entitledSubscriptions: latest transactions of chains that keep access past their
+    ///   expiry (a billing grace period); nil when unknown.
+    public static func current(_ history: [OwnedTransaction], nowMs: Int64, entitledSubscriptions: Set<Int64> = []) -> [OwnedTransaction] {
         var latestPerChain: [Int64: OwnedTransaction] = [:]
         var result: [OwnedTransaction] = []
         for transaction in history where transaction.revokedMs == nil {
@@ -15,7 +17,8 @@ public enum Entitlements {
                 // Non-renewing subscriptions have no expiry the store enforces; the app decides.
                 result.append(transaction)
             case .autoRenewable:
-                guard let expires = transaction.expiresMs, expires > nowMs else { continue }
+                let inGrace = entitledSubscriptions.contains(transaction.id)
+                guard inGrace || (transaction.expiresMs ?? 0) > nowMs else { continue }
                 if let known = latestPerChain[transaction.originalId], known.purchaseMs >= transaction.purchaseMs { continue }
                 latestPerChain[transaction.originalId] = transaction
             }

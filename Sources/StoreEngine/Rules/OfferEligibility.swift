@@ -18,3 +18,15 @@ public enum OfferEligibility {
         return offer
     }
 }
+
+extension OfferEligibility {
+    /// Win-back offers a lapsed subscriber may redeem, best first (the catalog's order). Apple lists
+    /// them only once the subscription has expired, never during grace or billing retry.
+    public static func winBackOfferIds(for chain: SubscriptionChain, catalog: Catalog) -> [String] {
+        guard chain.state == .expired else { return [] }
+        return catalog.products
+            .filter { $0.subscription?.groupID == chain.groupId }
+            .flatMap { $0.subscription?.winBackOffers ?? [] }
+            .compactMap { $0.id ?? $0.referenceName }
+    }
+}

@@ -88,3 +88,56 @@ public enum TransactionFactory {
         }
     }
 }
+
+extension TransactionFactory {
+    /// A transaction for one period of a subscription chain: a renewal, a resubscription or a plan
+    /// change. It keeps the chain's original transaction, storefront and account token.
+    public static func subscriptionPeriod(
+        chain: SubscriptionChain, app: StoreApp, product: CatalogProduct, transactionId: Int64,
+        purchaseMs: Int64, expiresMs: Int64, priceMilliunits: Int64, reason: TransactionReason,
+        offer: SubscriptionChain.ActiveOffer?
+    ) -> TransactionPayload {
+        var payload = TransactionPayload(
+            originalTransactionId: String(chain.originalTransactionId),
+            transactionId: String(transactionId),
+            webOrderLineItemId: webOrderLineItemId(for: transactionId),
+            bundleId: app.bundleId,
+            productId: product.id,
+            subscriptionGroupIdentifier: chain.groupId,
+            purchaseDate: purchaseMs,
+            originalPurchaseDate: chain.originalPurchaseMs,
+            expiresDate: expiresMs,
+            quantity: 1,
+            type: .autoRenewable,
+            appAccountToken: chain.appAccountToken,
+            inAppOwnershipType: chain.ownership,
+            signedDate: purchaseMs,
+            environment: app.environment,
+            storefront: chain.storefront,
+            storefrontId: chain.storefrontId,
+            transactionReason: reason,
+            currency: chain.currency,
+            price: priceMilliunits,
+            appTransactionId: chain.appTransactionId)
+        if let offer {
+            payload.offerType = offer.type
+            payload.offerIdentifier = offer.identifier
+            payload.offerDiscountType = offer.discountType
+            payload.offerPeriod = offer.offerPeriodISO
+        }
+        return payload
+    }
+
+    /// The running form of an offer the customer just redeemed: pay-as-you-go offers keep
+    /// applying for their remaining periods.
+    public static func activeOffer(_ offer: CatalogOffer, storefront: Storefront) -> SubscriptionChain.ActiveOffer {
+        SubscriptionChain.ActiveOffer(
+            type: offer.offerType,
+            identifier: offer.kind == .introductory ? nil : (offer.id ?? offer.referenceName),
+            discountType: offer.discountType,
+            periodISO: offer.period.iso8601,
+            offerPeriodISO: offer.totalDuration.iso8601,
+            priceMilliunits: storefront.milliunits(offer.price ?? 0),
+            remainingPeriods: offer.paymentMode == .payAsYouGo ? max(offer.periodCount - 1, 0) : 0)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import StoreStorage
+
+/// What a world looks like from outside: its name and clock.
+public struct WorldInfo: Codable, Sendable, Equatable {
+    public var id: String
+    public var createdMs: Int64
+    public var nowMs: Int64
+    public var rate: String
+    public var clockSpeed: Double
+    public var settings: WorldSettings
+}
+
+extension AppStore {
+    public func createWorld(_ id: String, rate: TimeRate? = nil) async throws -> WorldInfo {
+        try await worlds.create(id, rate: rate).info()
+    }
+
+    public func listWorlds() async -> [WorldInfo] {
+        var out: [WorldInfo] = []
+        for world in await worlds.all { out.append(await world.info()) }
+        return out
+    }
+
+    public func worldInfo(_ id: String) async throws -> WorldInfo {
+        try await world(id).info()
+    }
+
+    public func deleteWorld(_ id: String) async throws {
+        try await worlds.delete(id)
+    }
+
+    /// `resetToDefaultState()` plus `clearTransactions()`: every purchase, customer and override
+    /// of the world is gone; its clock keeps its time (it never runs backwards).
+    public func resetWorld(_ id: String) async throws -> WorldInfo {
+        let world = try await world(id)
+        try await world.reset()
+        return await world.info()
+    }
+
+    /// Jumps the world's clock ahead; every event that falls due fires, in order, before this returns.
+    /// - Parameter progress: called with the fraction done while a long jump catches up.
+    public func advanceTime(_ id: String, byMs ms: Int64, progress: (@Sendable (Double) -> Void)? = nil) async throws -> WorldInfo {
+        guard ms >= 0 else { throw StoreError.malformedRequest("time only moves forward") }
+        let world = try await world(id)
+        try await world.advanceClock(byMs: ms, progress: progress)
+        return await world.info()
+    }
+
+    public func setTimeRate(_ id: String, rate: TimeRate) async throws -> WorldInfo {
+        let world = try await world(id)
+        try await world.setRate(rate)
+        return await world.info()
+    }
+}
+
+extension World {
+    func info() -> WorldInfo {
+        WorldInfo(id: id, createdMs: createdMs, nowMs: nowMs(), rate: rate.description, clockSpeed: rate.clockSpeed, settings: settings)
+    }
+
+    func advanceClock(byMs ms: Int64, progress: (@Sendable (Double) -> Void)?) async throws {
+        let start = nowMs()
+        let target = start + ms
+        // Catch up in steps so progress can be reported and memory stays flat on a long jump.
+        let steps: Int64 = progress == nil ? 1 : 50
+        for step in 1...steps {
+            try await advance(to: start + ms * step / steps)
+            progress?(Double(step) / Double(steps))
+        }
+        settings.clock.advance(by: target - nowMs(), atReal: env.realNowMs())
+        try await saveSettings()
+        try await catchUp()
+    }
+
+    func setRate(_ rate: TimeRate) async throws {
+        try await catchUp()
+        settings.clock.setRate(rate, atReal: env.realNowMs())
+        try await saveSettings()
+    }
+
+    func reset() async throws {
+        try await catchUp()
+        settings.reset()
+        customers = [:]
+        appTransactions = [:]
+        histories = [:]
+        pendingHistory = [:]
+        chains = [:]
+        chainIndex = [:]
+        chainsLoaded = []
+        agenda.removeAll()
+        WorldSideTables.shared.forget(self)
+        try await env.database.deleteWorldData(id, keepWorld: true)
+        try await saveSettings()
+    }
+}

@@ -1,0 +1,22 @@
+import Synchronization
+
+/// Store-wide counters for transaction IDs and the change sequence. IDs are unique across worlds,
+/// so a transaction ID alone finds its world.
+final class Identifiers: Sendable {
+    private let state: Mutex<(id: Int64, seq: Int64)>
+
+    /// Transaction IDs start where Apple's production IDs do, so they look familiar in logs.
+    static let firstTransactionId: Int64 = 2_000_000_000_000_000
+
+    init(lastId: Int64, lastSeq: Int64) {
+        state = Mutex((max(lastId, Self.firstTransactionId), lastSeq))
+    }
+
+    func nextId() -> Int64 {
+        state.withLock { $0.id += 1; return $0.id }
+    }
+
+    func nextSeq() -> Int64 {
+        state.withLock { $0.seq += 1; return $0.seq }
+    }
+}

@@ -1,0 +1,26 @@
+/// Runs operations that share a key one after another, across suspension points. A world actor
+/// alone cannot do this for a read–decide–write on the database: another request for the same
+/// customer could read in between the first one's read and its commit.
+actor KeyedSerializer {
+    private var busy: Set<String> = []
+    private var waiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+
+    func acquire(_ key: String) async {
+        guard busy.contains(key) else {
+            busy.insert(key)
+            return
+        }
+        await withCheckedContinuation { waiters[key, default: []].append($0) }
+    }
+
+    /// Hands the key to the next waiter, in arrival order, or frees it.
+    func release(_ key: String) {
+        if var queue = waiters[key], !queue.isEmpty {
+            let next = queue.removeFirst()
+            waiters[key] = queue.isEmpty ? nil : queue
+            next.resume()
+        } else {
+            busy.remove(key)
+        }
+    }
+}

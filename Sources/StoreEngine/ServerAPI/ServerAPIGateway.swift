@@ -1,0 +1,120 @@
+import Foundation
+import StoreSigning
+import StoreStorage
+import Synchronization
+
+/// Who called the Server API: the key, and the app and world it was registered for.
+public struct ServerAPICaller: Sendable, Equatable {
+    public var keyId: String
+    public var issuerId: String
+    public var bundleId: String
+    public var world: String
+}
+
+/// Why a caller was refused before any endpoint ran. Apple answers each with a bare HTTP 401.
+public enum ServerAPIAuthFailure: Error, Sendable, Equatable {
+    case missingToken
+    case token(APIAuthError)
+}
+
+/// The door of the App Store Server API: authenticates bearer tokens against the registered keys
+/// (reference §2) and applies the optional per-key rate limit.
+///
+/// Keys are read through to the database on a miss, so a key that `openstore keys create` adds
+/// while the server runs works at once; found keys are cached (keys are never changed in place).
+public final class ServerAPIGateway: Sendable {
+    public let store: AppStore
+    /// Requests per minute per key; nil = unlimited.
+    public let rateLimitPerMinute: Int?
+    let verifier: APITokenVerifier
+
+    private struct State {
+        var keys: [String: APIKeyRecord] = [:]
+        /// Per key: start of the current one-minute window and requests counted in it.
+        var windows: [String: (start: TimeInterval, count: Int)] = [:]
+    }
+    private let state = Mutex(State())
+
+    public init(store: AppStore, rateLimitPerMinute: Int? = nil, verifier: APITokenVerifier = APITokenVerifier()) {
+        self.store = store
+        self.rateLimitPerMinute = rateLimitPerMinute.flatMap { $0 > 0 ? $0 : nil }
+        self.verifier = verifier
+    }
+
+    /// Authenticates the `Authorization` header value at `now` (wall-clock time: tokens are made
+    /// by real clients, whatever a world's clock says), then counts the request against the key.
+    public func authenticate(authorization: String?, now: Date = Date()) async throws -> ServerAPICaller {
+        guard let authorization, !authorization.isEmpty else { throw ServerAPIAuthFailure.missingToken }
+        guard let kid = Self.keyId(of: authorization) else { throw ServerAPIAuthFailure.token(.malformed) }
+        let record = try await key(kid)
+        let claims: APIClaims
+        do {
+            claims = try verifier.verify(authorization, now: now) { id in
+                guard let record, record.keyId == id else { return nil }
+                return APIKey(keyId: record.keyId, issuerId: record.issuerId, bundleId: record.bundleId, publicKeyPEM: record.publicKeyPEM)
+            }
+        } catch {
+            throw ServerAPIAuthFailure.token(error)
+        }
+        guard let record else { throw ServerAPIAuthFailure.token(.unknownKey) }
+        let caller = ServerAPICaller(keyId: claims.keyId, issuerId: claims.issuer, bundleId: claims.bundleId, world: record.world)
+        try countRequest(keyId: caller.keyId, now: now)
+        return caller
+    }
+
+    func key(_ id: String) async throws -> APIKeyRecord? {
+        guard id.count <= 64 else { return nil }
+        if let cached = state.withLock({ $0.keys[id] }) { return cached }
+        guard let stored = try await store.database.apiKey(id: id) else { return nil }
+        state.withLock { $0.keys[id] = stored }
+        return stored
+    }
+
+    private func countRequest(keyId: String, now: Date) throws(ServerAPIError) {
+        guard let limit = rateLimitPerMinute else { return }
+        let seconds = now.timeIntervalSince1970
+        let allowed = state.withLock { state -> Bool in
+            var window = state.windows[keyId] ?? (start: seconds, count: 0)
+            if seconds - window.start >= 60 || seconds < window.start { window = (start: seconds, count: 0) }
+            window.count += 1
+            state.windows[keyId] = window
+            return window.count <= limit
+        }
+        guard allowed else { throw .rateLimitExceeded }
+    }
+
+    /// The `kid` of a bearer token's header, without verifying anything yet.
+    static func keyId(of authorization: String) -> String? {
+        var token = Substring(authorization)
+        if token.count > 7, token.prefix(7).lowercased() == "bearer " { token = token.dropFirst(7) }
+        token = token.drop(while: { $0 == " " })
+        guard let headerEnd = token.firstIndex(of: "."),
+              let bytes = Base64URL.decode(token[..<headerEnd]),
+              let header = try? JSONDecoder().decode(Header.self, from: Data(bytes))
+        else { return nil }
+        return header.kid
+    }
+
+    private struct Header: Decodable { var kid: String? }
+}
+
+extension AppStore {
+    /// Registers a new Server API key for an app in a world, as App Store Connect does: the
+    /// private half (the `.p8`) is returned once and never stored.
+    public func createAPIKey(bundleId: String, world: String = AppStore.defaultWorld, issuerId: String? = nil) async throws -> GeneratedAPIKey {
+        try await Self.createAPIKey(in: database, bundleId: bundleId, world: world, issuerId: issuerId)
+    }
+
+    /// The same on a bare database, for the CLI (which may run beside a serving store).
+    public static func createAPIKey(
+        in database: StoreDatabase, bundleId: String, world: String = AppStore.defaultWorld, issuerId: String? = nil
+    ) async throws -> GeneratedAPIKey {
+        guard !bundleId.isEmpty, bundleId.count <= 255 else { throw StoreError.malformedRequest("a bundle ID must be 1–255 characters") }
+        guard !world.isEmpty, world.count <= 200 else { throw StoreError.malformedRequest("a world name must be 1–200 characters") }
+        let generated = APIKeyFactory.generate(bundleId: bundleId, issuerId: issuerId)
+        try await database.insertAPIKey(APIKeyRecord(
+            keyId: generated.key.keyId, issuerId: generated.key.issuerId, bundleId: bundleId, world: world,
+            publicKeyPEM: generated.key.publicKeyPEM, createdMs: Int64(Date().timeIntervalSince1970 * 1000)))
+        return generated
+    }
+}

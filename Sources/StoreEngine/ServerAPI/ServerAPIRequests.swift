@@ -1,0 +1,157 @@
+import Foundation
+import StoreModel
+import StoreSigning
+
+/// Get Transaction History: `/inApps/v1/history` leaves out consumables the app finished;
+/// `/inApps/v2/history` returns everything.
+public enum TransactionHistoryVersion: String, Sendable, CaseIterable {
+    case v1, v2
+}
+
+/// The query of Get Transaction History, parsed the way Apple's clients send it (reference §1.2,
+/// §1.4): repeated keys for lists, in any order; `True`/`true` booleans; integer milliseconds.
+public struct TransactionHistoryRequest: Sendable, Equatable {
+    public var revision: String?
+    /// Inclusive, on `purchaseDate`.
+    public var startDate: Int64?
+    /// Exclusive, on `purchaseDate`.
+    public var endDate: Int64?
+    public var productIds: [String] = []
+    public var productTypes: [ProductKind] = []
+    public var subscriptionGroupIdentifiers: [String] = []
+    public var descending = false
+    public var inAppOwnershipType: InAppOwnershipType?
+    public var revoked: Bool?
+
+    public init() {}
+
+    /// Unknown parameters are ignored; for single-valued ones the last occurrence wins.
+    public init(parameters: [(key: String, value: String)]) throws(ServerAPIError) {
+        for (key, value) in parameters {
+            switch key {
+            case "revision":
+                revision = value
+            case "startDate":
+                guard let ms = Self.milliseconds(value) else { throw .invalidStartDate }
+                startDate = ms
+            case "endDate":
+                guard let ms = Self.milliseconds(value) else { throw .invalidEndDate }
+                endDate = ms
+            case "productId":
+                guard !value.isEmpty, value.count <= 255 else { throw .invalidProductId }
+                productIds.append(value)
+            case "productType":
+                guard let kind = Self.productTypes[value] else { throw .invalidProductType }
+                productTypes.append(kind)
+            case "subscriptionGroupIdentifier":
+                guard !value.isEmpty, value.count <= 255 else { throw .invalidSubscriptionGroupIdentifier }
+                subscriptionGroupIdentifiers.append(value)
+            case "sort":
+                switch value {
+                case "ASCENDING": descending = false
+                case "DESCENDING": descending = true
+                default: throw .invalidSort
+                }
+            case "inAppOwnershipType":
+                guard let ownership = InAppOwnershipType(rawValue: value) else { throw .invalidInAppOwnershipType }
+                inAppOwnershipType = ownership
+            case "revoked":
+                switch value.lowercased() {
+                case "true": revoked = true
+                case "false": revoked = false
+                default: throw .invalidRevoked
+                }
+            default:
+                continue
+            }
+        }
+        if let start = startDate, let end = endDate, start >= end { throw .startDateAfterEndDate }
+    }
+
+    /// The query enum of `productType` (not the JWS `type` strings).
+    static let productTypes: [String: ProductKind] = [
+        "AUTO_RENEWABLE": .autoRenewable, "NON_RENEWABLE": .nonRenewing,
+        "CONSUMABLE": .consumable, "NON_CONSUMABLE": .nonConsumable,
+    ]
+
+    static func milliseconds(_ text: String) -> Int64? {
+        guard !text.isEmpty, text.count <= 19, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        return Int64(text)
+    }
+}
+
+/// Revision tokens: opaque to clients, base64url of a cursor on the change sequence (history) or
+/// on (revocation date, transaction ID) (refund history).
+enum RevisionToken {
+    static func history(seq: Int64, descending: Bool) -> String {
+        Base64URL.encode(Array("h1:\(descending ? "D" : "A"):\(seq)".utf8))
+    }
+
+    static func parseHistory(_ token: String, descending: Bool) throws(ServerAPIError) -> Int64 {
+        guard token.count <= 128, let bytes = Base64URL.decode(token) else { throw .invalidRequestRevision }
+        let parts = String(decoding: bytes, as: UTF8.self).split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "h1", parts[1] == (descending ? "D" : "A"),
+              let seq = Int64(parts[2]), seq >= 0
+        else { throw .invalidRequestRevision }
+        return seq
+    }
+
+    static func refunds(revokedMs: Int64, id: Int64) -> String {
+        Base64URL.encode(Array("r1:\(revokedMs):\(id)".utf8))
+    }
+
+    static func parseRefunds(_ token: String) throws(ServerAPIError) -> (revokedMs: Int64, id: Int64) {
+        guard token.count <= 128, let bytes = Base64URL.decode(token) else { throw .invalidRequestRevision }
+        let parts = String(decoding: bytes, as: UTF8.self).split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "r1", let ms = Int64(parts[1]), let id = Int64(parts[2]), id >= 0
+        else { throw .invalidRequestRevision }
+        return (ms, id)
+    }
+}
+
+/// Transaction IDs in paths: decimal digits only (Apple: `INVALID_TRANSACTION_ID` otherwise).
+enum TransactionNumber {
+    static func parse(_ text: String, error: ServerAPIError = .invalidTransactionId) throws(ServerAPIError) -> Int64 {
+        guard !text.isEmpty, text.count <= 19, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+              let value = Int64(text), value > 0
+        else { throw error }
+        return value
+    }
+}
+
+/// A JSON value with its exact type, so a request body can be checked field by field and each
+/// wrong field answered with Apple's own error code.
+public enum JSONValue: Sendable, Equatable, Decodable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null; return }
+        if let value = try? container.decode(Bool.self) { self = .bool(value); return }
+        if let value = try? container.decode(Int64.self) { self = .integer(value); return }
+        if let value = try? container.decode(Double.self) { self = .number(value); return }
+        if let value = try? container.decode(String.self) { self = .string(value); return }
+        if let value = try? container.decode([JSONValue].self) { self = .array(value); return }
+        self = .object(try container.decode([String: JSONValue].self))
+    }
+
+    /// The body as a JSON object, or nil when it is not one.
+    public static func object(from body: Data) -> [String: JSONValue]? {
+        guard !body.isEmpty, case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: body) else { return nil }
+        return fields
+    }
+
+    var integer: Int64? {
+        switch self {
+        case .integer(let value): value
+        case .number(let value) where value == value.rounded() && abs(value) < 1e15: Int64(value)
+        default: nil
+        }
+    }
+}

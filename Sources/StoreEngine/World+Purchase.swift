@@ -1,0 +1,221 @@
+import Foundation
+import StoreModel
+import StoreStorage
+
+/// What a purchase came to. Ask to Buy and interrupted purchases wait for the Transaction
+/// Manager; a plan change that waits for the renewal answers with the current transaction.
+struct WorldPurchase: Sendable {
+    enum Status: String, Sendable { case purchased, pending, interrupted }
+    var status: Status
+    var transaction: TransactionRecord?
+    var chain: SubscriptionChain?
+    var pendingId: String?
+}
+
+extension World {
+    func purchase(_ request: PurchaseRequest, offer requested: CatalogOffer? = nil, allowPending: Bool = true) async throws -> WorldPurchase {
+        try await catchUp()
+        let app = try app(request.bundleId)
+        guard let product = app.catalog.product(request.productId) else {
+            throw StoreError.productUnavailable("\(request.productId) is not a product of \(app.bundleId)")
+        }
+        try PurchaseRules.checkQuantity(request.quantity, for: product)
+        let token = try PurchaseRules.appAccountToken(request.appAccountToken)
+        var batch = WriteBatch()
+        let customer = try await customerCreatingIfNeeded(request.customer, app: app, batch: &batch)
+        let storefront = try AppStore.storefront(customer.storefront)
+        let key = CustomerKey(bundleId: app.bundleId, customer: request.customer)
+        let appTransaction = try await appTransactionCreatingIfNeeded(key, batch: &batch)
+        _ = try await history(key)
+        let latest = try await latestTransactionOfChain(for: product, key: key)
+
+        // From here on no suspension until the commit: the rules see one consistent state.
+        if let error = settings.simulatedErrors["Purchase"] { throw StoreError.simulated(api: "Purchase", error: error) }
+        if allowPending, askToBuy(app) || interruptedPurchases(app) {
+            let pending = PendingPurchase(
+                id: String(env.identifiers.nextId()), kind: askToBuy(app) ? .askToBuy : .interrupted,
+                request: .init(request), createdMs: nowMs())
+            batch.worldRecords.append(pending.record(world: id))
+            try await commit(batch)
+            return WorldPurchase(status: pending.kind == .askToBuy ? .pending : .interrupted, pendingId: pending.id)
+        }
+
+        let history = histories[key] ?? []
+        let now = nowMs()
+        let result: WorldPurchase
+        if product.kind == .autoRenewable {
+            result = try subscribe(app: app, product: product, storefront: storefront, key: key, token: token,
+                                   appTransactionId: appTransaction.appTransactionId, offer: requested, history: history,
+                                   latest: latest, now: now, batch: &batch)
+        } else {
+            try PurchaseRules.checkNotOwned(product, history: history, nowMs: now)
+            let ids = TransactionFactory.Identifiers(transactionId: env.identifiers.nextId(), appTransactionId: appTransaction.appTransactionId)
+            let payload = TransactionFactory.firstPurchase(
+                .init(app: app, product: product, storefront: storefront, quantity: request.quantity,
+                      appAccountToken: token, offer: nil, purchaseMs: now), ids: ids)
+            let record = try store(payload, kind: product.kind, customer: key.customer, in: &batch)
+            emit("ONE_TIME_CHARGE", key: key, transactionId: record.id, atMs: now, in: &batch)
+            try shareWithFamily(record, product: product, app: app, in: &batch)
+            result = WorldPurchase(status: .purchased, transaction: record)
+        }
+        try await commit(batch)
+        return result
+    }
+
+    /// An auto-renewable purchase: a first subscription, a resubscription after a lapse, or a
+    /// plan change inside the group, each by Apple's rules.
+    func subscribe(
+        app: StoreApp, product: CatalogProduct, storefront: Storefront, key: CustomerKey, token: String?,
+        appTransactionId: String, offer requested: CatalogOffer?, history: [OwnedTransaction],
+        latest: TransactionRecord?, now: Int64, batch: inout WriteBatch
+    ) throws -> WorldPurchase {
+        guard let subscription = product.subscription else { throw StoreError.productUnavailable(product.id) }
+        let chainKey = ChainKey(bundleId: app.bundleId, customer: key.customer, groupId: subscription.groupID)
+        let regular = storefront.milliunits(product.price)
+
+        guard var chain = chain(chainKey) else {
+            // A first subscription in the group: the intro offer applies if the customer never had one.
+            let offer = requested ?? OfferEligibility.introductoryOffer(for: product, history: history)
+            let transactionId = env.identifiers.nextId()
+            let payload = TransactionFactory.firstPurchase(
+                .init(app: app, product: product, storefront: storefront, quantity: 1, appAccountToken: token,
+                      offer: offer, purchaseMs: now),
+                ids: .init(transactionId: transactionId, appTransactionId: appTransactionId))
+            let expires = offer.map { offerEnd(start: now, offer: $0) } ?? RenewalSchedule.end(of: subscription.period, startingAt: now, rate: rate)
+            var adjusted = payload
+            adjusted.expiresDate = expires
+            var chain = SubscriptionChain(
+                originalTransactionId: transactionId, bundleId: app.bundleId, customer: key.customer,
+                groupId: subscription.groupID, originalPurchaseMs: now, productId: product.id,
+                autoRenewProductId: product.id, autoRenewEnabled: true, latestTransactionId: transactionId,
+                periodStartMs: now, expiresMs: expires, state: .active, recentSubscriptionStartMs: now,
+                storefront: storefront.countryCode, storefrontId: storefront.id, currency: storefront.currency,
+                renewalPriceMilliunits: regular, offer: offer.map { TransactionFactory.activeOffer($0, storefront: storefront) },
+                appAccountToken: token, appTransactionId: appTransactionId, ownership: .purchased,
+                extensionDatesMs: [], version: 0)
+            chain.schedule(.renewal, at: expires)
+            let record = try store(adjusted, kind: .autoRenewable, customer: key.customer, in: &batch)
+            store(chain, in: &batch)
+            if let offer, offer.kind != .introductory {
+                emit("OFFER_REDEEMED", "INITIAL_BUY", chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
+            } else {
+                emit("SUBSCRIBED", "INITIAL_BUY", chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
+            }
+            try shareWithFamily(record, product: product, app: app, in: &batch)
+            return WorldPurchase(status: .purchased, transaction: record, chain: chains[chain.originalTransactionId])
+        }
+
+        if chain.state == .expired || chain.state == .revoked {
+            // A resubscription continues the chain; recentSubscriptionStartDate survives lapses under 60 days.
+            let transactionId = env.identifiers.nextId()
+            let offer = requested
+            let expires = offer.map { offerEnd(start: now, offer: $0) } ?? RenewalSchedule.end(of: subscription.period, startingAt: now, rate: rate)
+            chain.recentSubscriptionStartMs = RecentSubscriptionStart.afterResubscribing(
+                previousStartMs: chain.recentSubscriptionStartMs, lastExpiryMs: chain.expiresMs, resubscribedMs: now)
+            chain.productId = product.id
+            chain.autoRenewProductId = product.id
+            chain.autoRenewEnabled = true
+            chain.state = .active
+            chain.expirationIntent = nil
+            chain.gracePeriodExpiresMs = nil
+            chain.billingRetryEndsMs = nil
+            chain.priceIncrease = nil
+            chain.periodStartMs = now
+            chain.expiresMs = expires
+            chain.renewalPriceMilliunits = regular
+            chain.offer = offer.map { TransactionFactory.activeOffer($0, storefront: storefront) }
+            if let token { chain.appAccountToken = token }
+            chain.latestTransactionId = transactionId
+            chain.schedule(.renewal, at: expires)
+            let payload = TransactionFactory.subscriptionPeriod(
+                chain: chain, app: app, product: product, transactionId: transactionId, purchaseMs: now,
+                expiresMs: expires, priceMilliunits: chain.offer?.priceMilliunits ?? regular, reason: .purchase, offer: chain.offer)
+            let record = try store(payload, kind: .autoRenewable, customer: key.customer, in: &batch)
+            store(chain, in: &batch)
+            emit(offer == nil ? "SUBSCRIBED" : "OFFER_REDEEMED", "RESUBSCRIBE", chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
+            try shareWithFamily(record, product: product, app: app, in: &batch)
+            return WorldPurchase(status: .purchased, transaction: record, chain: chains[chain.originalTransactionId])
+        }
+
+        // The customer is subscribed (or in billing retry): this is a plan change.
+        guard let current = app.catalog.product(chain.productId) else { throw StoreError.productUnavailable(chain.productId) }
+        let change = PlanChange.between(current, product)
+        if change == .sameProduct {
+            if chain.autoRenewProductId != chain.productId {
+                // Choosing the current plan again cancels a pending downgrade.
+                chain.autoRenewProductId = chain.productId
+                store(chain, in: &batch)
+                emit("DID_CHANGE_RENEWAL_PREF", chain: chain, key: key, transactionId: chain.latestTransactionId, atMs: now, in: &batch)
+            } else if !chain.autoRenewEnabled {
+                chain.autoRenewEnabled = true
+                store(chain, in: &batch)
+                emit("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED", chain: chain, key: key, transactionId: chain.latestTransactionId, atMs: now, in: &batch)
+            } else {
+                throw StoreError.alreadyPurchased("the customer is already subscribed to \(product.id)")
+            }
+            return WorldPurchase(status: .purchased, transaction: batch.transactions.last, chain: chains[chain.originalTransactionId])
+        }
+        let immediate = PlanChange.isImmediate(change, from: current, to: product)
+        guard immediate else {
+            chain.autoRenewProductId = product.id
+            chain.autoRenewEnabled = true
+            store(chain, in: &batch)
+            emit("DID_CHANGE_RENEWAL_PREF", PlanChange.notificationSubtype(immediate: false), chain: chain, key: key,
+                 transactionId: chain.latestTransactionId, atMs: now, in: &batch)
+            return WorldPurchase(status: .purchased, transaction: nil, chain: chains[chain.originalTransactionId])
+        }
+        // An upgrade starts a new period at once; the old transaction is marked upgraded.
+        let transactionId = env.identifiers.nextId()
+        let expires = RenewalSchedule.end(of: subscription.period, startingAt: now, rate: rate)
+        if let latest, latest.id == chain.latestTransactionId {
+            _ = try modify(latest, in: &batch) { payload, _ in payload.isUpgraded = true }
+        }
+        chain.productId = product.id
+        chain.autoRenewProductId = product.id
+        chain.autoRenewEnabled = true
+        chain.state = .active
+        chain.expirationIntent = nil
+        chain.gracePeriodExpiresMs = nil
+        chain.billingRetryEndsMs = nil
+        chain.priceIncrease = nil
+        chain.offer = nil
+        chain.periodStartMs = now
+        chain.expiresMs = expires
+        chain.renewalPriceMilliunits = regular
+        chain.latestTransactionId = transactionId
+        chain.schedule(.renewal, at: expires)
+        let payload = TransactionFactory.subscriptionPeriod(
+            chain: chain, app: app, product: product, transactionId: transactionId, purchaseMs: now,
+            expiresMs: expires, priceMilliunits: regular, reason: .purchase, offer: nil)
+        let record = try store(payload, kind: .autoRenewable, customer: key.customer, in: &batch)
+        store(chain, in: &batch)
+        emit("DID_CHANGE_RENEWAL_PREF", PlanChange.notificationSubtype(immediate: true), chain: chain, key: key,
+             transactionId: record.id, atMs: now, in: &batch)
+        try shareWithFamily(record, product: product, app: app, in: &batch)
+        return WorldPurchase(status: .purchased, transaction: record, chain: chains[chain.originalTransactionId])
+    }
+
+    /// When the first period under an offer ends: free trials and pay-up-front offers cover their
+    /// whole duration; a pay-as-you-go offer bills period by period.
+    func offerEnd(start: Int64, offer: CatalogOffer) -> Int64 {
+        switch offer.paymentMode {
+        case .freeTrial, .payUpFront: RenewalSchedule.end(of: offer.period, count: offer.periodCount, startingAt: start, rate: rate)
+        case .payAsYouGo: RenewalSchedule.end(of: offer.period, startingAt: start, rate: rate)
+        }
+    }
+}
+
+extension World {
+    /// The chain's newest transaction, read before the rules run so a plan change can mark it
+    /// upgraded without waiting mid-decision. Re-read if a renewal replaced it meanwhile.
+    func latestTransactionOfChain(for product: CatalogProduct, key: CustomerKey) async throws -> TransactionRecord? {
+        guard let group = product.subscription?.groupID else { return nil }
+        let chainKey = ChainKey(bundleId: key.bundleId, customer: key.customer, groupId: group)
+        for _ in 0..<3 {
+            guard let latestId = chain(chainKey)?.latestTransactionId else { return nil }
+            let record = try await transactionRecord(latestId)
+            if chain(chainKey)?.latestTransactionId == latestId { return record }
+        }
+        return nil
+    }
+}

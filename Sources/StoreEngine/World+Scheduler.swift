@@ -1,0 +1,235 @@
+import Foundation
+import StoreModel
+import StoreStorage
+
+/// The scheduler: renewals, billing retries, grace-period ends and expirations are events on the
+/// world clock. They fire in time order and exactly once, whether time passes by itself or jumps
+/// ahead a year; events that fell due while the store was down fire when it comes back.
+extension World {
+    /// Most events applied per database transaction while catching up.
+    static let eventsPerBatch = 2048
+
+    /// Applies every event due by the world's current time.
+    func catchUp() async throws {
+        try await advance(to: nowMs())
+    }
+
+    /// Applies events due up to `limitMs`, oldest first, each at its own due time.
+    func advance(to limitMs: Int64) async throws {
+        while let next = agenda.next, next.due <= limitMs {
+            var batch = WriteBatch()
+            var applied = 0
+            while applied < Self.eventsPerBatch, let next = agenda.next, next.due <= limitMs {
+                _ = agenda.pop()
+                guard let chain = chains[next.originalId], chain.nextEventMs == next.due, let event = chain.nextEvent else { continue }
+                try fire(event, on: chain, at: next.due, in: &batch)
+                applied += 1
+            }
+            if !batch.isEmpty { try await commit(batch) }
+        }
+    }
+
+    func fire(_ event: SubscriptionChain.NextEvent, on chain: SubscriptionChain, at dueMs: Int64, in batch: inout WriteBatch) throws {
+        guard let app = env.apps[chain.bundleId] else {
+            var parked = chain
+            parked.schedule(nil, at: nil)
+            store(parked, in: &batch)
+            return
+        }
+        switch event {
+        case .renewal: try attemptRenewal(chain, app: app, at: dueMs, in: &batch)
+        case .retryAttempt: try retryBilling(chain, app: app, at: dueMs, in: &batch)
+        case .gracePeriodEnd: endGracePeriod(chain, at: dueMs, in: &batch)
+        case .billingRetryEnd: expire(chain, intent: .billingError, subtype: "BILLING_RETRY", at: dueMs, in: &batch)
+        }
+    }
+
+    /// The end of a period: renew, or expire for Apple's reasons, or fail into billing retry.
+    func attemptRenewal(_ chain: SubscriptionChain, app: StoreApp, at dueMs: Int64, in batch: inout WriteBatch) throws {
+        if !chain.autoRenewEnabled {
+            let intent = chain.expirationIntent ?? .customerCancelled
+            expire(chain, intent: intent, subtype: intent == .didNotConsentToPriceIncrease ? "PRICE_INCREASE" : "VOLUNTARY", at: dueMs, in: &batch)
+            return
+        }
+        if let increase = chain.priceIncrease, increase.needsConsent, !increase.accepted {
+            expire(chain, intent: .didNotConsentToPriceIncrease, subtype: "PRICE_INCREASE", at: dueMs, in: &batch)
+            return
+        }
+        guard app.catalog.product(chain.autoRenewProductId)?.subscription != nil else {
+            expire(chain, intent: .productNotAvailable, subtype: "PRODUCT_NOT_FOR_SALE", at: dueMs, in: &batch)
+            return
+        }
+        if let limit = settings.renewalLimit, renewals(of: chain) >= limit {
+            var stopped = chain
+            stopped.autoRenewEnabled = false
+            expire(stopped, intent: .other, subtype: nil, at: dueMs, in: &batch)
+            return
+        }
+        if failRenewals(app) {
+            enterBillingRetry(chain, app: app, at: dueMs, in: &batch)
+            return
+        }
+        try renew(chain, app: app, periodStartMs: dueMs, chargedMs: dueMs, recovery: false, in: &batch)
+    }
+
+    /// A successful renewal: a new transaction for the next period, in the renewal product
+    /// (a pending downgrade takes effect here), at the price the subscriber agreed to.
+    func renew(_ chain: SubscriptionChain, app: StoreApp, periodStartMs: Int64, chargedMs: Int64, recovery: Bool, in batch: inout WriteBatch) throws {
+        var chain = chain
+        guard let product = app.catalog.product(chain.autoRenewProductId), let subscription = product.subscription else { return }
+        if product.id != chain.productId {
+            chain.renewalPriceMilliunits = Storefront.lookup(chain.storefront)?.milliunits(product.price) ?? chain.renewalPriceMilliunits
+            chain.offer = nil
+        }
+        if let increase = chain.priceIncrease, increase.accepted || !increase.needsConsent {
+            chain.renewalPriceMilliunits = increase.newPriceMilliunits
+            chain.priceIncrease = nil
+        }
+        var offer: SubscriptionChain.ActiveOffer?
+        var expires: Int64
+        if var running = chain.offer, running.remainingPeriods > 0, let period = SubscriptionPeriod(iso8601: running.periodISO) {
+            running.remainingPeriods -= 1
+            offer = running
+            chain.offer = running
+            expires = RenewalSchedule.end(of: period, startingAt: periodStartMs, rate: rate)
+        } else {
+            chain.offer = nil
+            expires = RenewalSchedule.end(of: subscription.period, startingAt: periodStartMs, rate: rate)
+        }
+        if expires <= chargedMs { expires = RenewalSchedule.end(of: subscription.period, startingAt: chargedMs, rate: rate) }
+        let transactionId = env.identifiers.nextId()
+        chain.productId = product.id
+        chain.latestTransactionId = transactionId
+        chain.periodStartMs = periodStartMs
+        chain.expiresMs = expires
+        chain.state = .active
+        chain.expirationIntent = nil
+        chain.gracePeriodExpiresMs = nil
+        chain.billingRetryEndsMs = nil
+        chain.schedule(.renewal, at: expires)
+        let payload = TransactionFactory.subscriptionPeriod(
+            chain: chain, app: app, product: product, transactionId: transactionId, purchaseMs: chargedMs,
+            expiresMs: expires, priceMilliunits: offer?.priceMilliunits ?? chain.renewalPriceMilliunits,
+            reason: .renewal, offer: offer)
+        let record = try store(payload, kind: .autoRenewable, customer: chain.customer, in: &batch)
+        store(chain, in: &batch)
+        emit("DID_RENEW", recovery ? "BILLING_RECOVERY" : nil, chain: chain, key: key(of: chain), transactionId: record.id, atMs: chargedMs, in: &batch)
+        try shareWithFamily(record, product: product, app: app, in: &batch)
+    }
+
+    /// A failed renewal: billing retry for up to 60 days (by rate), with a grace period first
+    /// when enabled; the customer keeps access during grace only.
+    func enterBillingRetry(_ chain: SubscriptionChain, app: StoreApp, at dueMs: Int64, in batch: inout WriteBatch) {
+        var chain = chain
+        let period = app.catalog.product(chain.autoRenewProductId)?.subscription?.period
+            ?? app.catalog.product(chain.productId)?.subscription?.period ?? SubscriptionPeriod(unit: .month, value: 1)
+        chain.expirationIntent = .billingError
+        chain.billingRetryEndsMs = dueMs + RenewalSchedule.billingRetryMs(for: period, rate: rate)
+        if gracePeriodEnabled(app) {
+            chain.state = .gracePeriod
+            chain.gracePeriodExpiresMs = dueMs + RenewalSchedule.gracePeriodMs(for: period, rate: rate)
+        } else {
+            chain.state = .billingRetry
+            chain.gracePeriodExpiresMs = nil
+        }
+        scheduleBillingEvent(&chain, after: dueMs, period: period)
+        store(chain, in: &batch)
+        queueBillingIssueMessage(for: chain, at: dueMs, in: &batch)
+        emit("DID_FAIL_TO_RENEW", chain.state == .gracePeriod ? "GRACE_PERIOD" : nil, chain: chain, key: key(of: chain),
+             transactionId: chain.latestTransactionId, atMs: dueMs, in: &batch)
+    }
+
+    /// The next thing to happen in billing retry: a retry attempt, the grace period's end, or the
+    /// end of retrying, whichever comes first. Attempts repeat every 1/60 of the retry period
+    /// (daily in real time); Apple does not publish its cadence.
+    func scheduleBillingEvent(_ chain: inout SubscriptionChain, after nowMs: Int64, period: SubscriptionPeriod) {
+        let step = max(RenewalSchedule.billingRetryMs(for: period, rate: rate) / 60, 1)
+        var candidates: [(SubscriptionChain.NextEvent, Int64)] = [(.retryAttempt, nowMs + step)]
+        if chain.state == .gracePeriod, let grace = chain.gracePeriodExpiresMs { candidates.append((.gracePeriodEnd, grace)) }
+        if let end = chain.billingRetryEndsMs { candidates.append((.billingRetryEnd, end)) }
+        let next = candidates.min { $0.1 < $1.1 }!
+        chain.schedule(next.0, at: next.1)
+    }
+
+    /// A retry attempt succeeds once billing works again (the switch is off).
+    func retryBilling(_ chain: SubscriptionChain, app: StoreApp, at dueMs: Int64, in batch: inout WriteBatch) throws {
+        if failRenewals(app) || !chain.autoRenewEnabled {
+            var waiting = chain
+            let period = app.catalog.product(chain.autoRenewProductId)?.subscription?.period ?? SubscriptionPeriod(unit: .month, value: 1)
+            scheduleBillingEvent(&waiting, after: dueMs, period: period)
+            store(waiting, in: &batch)
+            return
+        }
+        try recover(chain, app: app, at: dueMs, in: &batch)
+    }
+
+    /// Billing recovered: within the grace period the renewal date stays as it was; after it, a
+    /// new period starts on the recovery date (Apple's billing-grace-period rules).
+    func recover(_ chain: SubscriptionChain, app: StoreApp, at nowMs: Int64, in batch: inout WriteBatch) throws {
+        let start = chain.state == .gracePeriod ? chain.expiresMs : nowMs
+        try renew(chain, app: app, periodStartMs: start, chargedMs: nowMs, recovery: true, in: &batch)
+    }
+
+    func endGracePeriod(_ chain: SubscriptionChain, at dueMs: Int64, in batch: inout WriteBatch) {
+        var chain = chain
+        chain.state = .billingRetry
+        if let app = env.apps[chain.bundleId] {
+            let period = app.catalog.product(chain.autoRenewProductId)?.subscription?.period ?? SubscriptionPeriod(unit: .month, value: 1)
+            scheduleBillingEvent(&chain, after: dueMs, period: period)
+        } else {
+            chain.schedule(.billingRetryEnd, at: chain.billingRetryEndsMs ?? dueMs)
+        }
+        store(chain, in: &batch)
+        emit("GRACE_PERIOD_EXPIRED", chain: chain, key: key(of: chain), transactionId: chain.latestTransactionId, atMs: dueMs, in: &batch)
+    }
+
+    func expire(_ chain: SubscriptionChain, intent: ExpirationIntent, subtype: String?, at dueMs: Int64, in batch: inout WriteBatch) {
+        var chain = chain
+        chain.state = .expired
+        chain.expirationIntent = intent
+        chain.autoRenewEnabled = false
+        chain.gracePeriodExpiresMs = nil
+        chain.billingRetryEndsMs = nil
+        chain.priceIncrease = nil
+        chain.schedule(nil, at: nil)
+        store(chain, in: &batch)
+        queueWinBackMessage(for: chain, at: dueMs, in: &batch)
+        emit("EXPIRED", subtype, chain: chain, key: key(of: chain), transactionId: chain.latestTransactionId, atMs: dueMs, in: &batch)
+    }
+
+    func key(of chain: SubscriptionChain) -> CustomerKey {
+        CustomerKey(bundleId: chain.bundleId, customer: chain.customer)
+    }
+
+    /// How many renewals the chain has had, for the optional sandbox-style cap.
+    func renewals(of chain: SubscriptionChain) -> Int {
+        let list = histories[key(of: chain)] ?? Array((pendingHistory[key(of: chain)] ?? [:]).values)
+        return max(0, list.filter { $0.originalId == chain.originalTransactionId }.count - 1)
+    }
+
+    /// Runs the scheduler in the background so that events fire as time passes by itself.
+    func startDriver() {
+        guard driver == nil else { return }
+        driver = Task { [weak self] in
+            while !Task.isCancelled {
+                guard let self else { return }
+                let wait = await self.millisecondsUntilNextEvent()
+                if wait <= 0 {
+                    try? await self.catchUp()
+                    continue
+                }
+                try? await Task.sleep(for: .milliseconds(min(wait, 200)))
+            }
+        }
+    }
+
+    func stopDriver() {
+        driver?.cancel()
+        driver = nil
+    }
+
+    func millisecondsUntilNextEvent() -> Int64 {
+        guard let next = agenda.next else { return 200 }
+        return settings.clock.realMs(atWorld: next.due) - env.realNowMs()
+    }
+}

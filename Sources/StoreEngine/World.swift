@@ -1,0 +1,249 @@
+import Foundation
+import StoreModel
+import StoreSigning
+import StoreStorage
+
+/// What every world shares: the apps, the database, the store-wide counters and the signer.
+struct WorldEnvironment: Sendable {
+    var apps: [String: StoreApp]
+    var database: StoreDatabase
+    var identifiers: Identifiers
+    var signer: JWSSigner
+    /// Real time; worlds derive their own time from it.
+    var realNowMs: @Sendable () -> Int64
+}
+
+/// A customer's copy of one app: the unit purchase histories are kept by.
+struct CustomerKey: Hashable, Sendable {
+    var bundleId: String
+    var customer: String
+}
+
+/// An isolated App Store state: its own customers, purchases, clock and Transaction Manager
+/// settings. All changes to a world happen on this actor, so a rule is checked and its outcome
+/// recorded in one step; the database write that makes it durable is awaited before answering.
+actor World {
+    let id: String
+    let env: WorldEnvironment
+    let createdMs: Int64
+    var settings: WorldSettings
+
+    var customers: [String: CustomerRecord] = [:]
+    var appTransactions: [CustomerKey: AppTransactionRecord] = [:]
+    /// Purchase histories of customers loaded so far.
+    var histories: [CustomerKey: [OwnedTransaction]] = [:]
+    /// Changes to customers not loaded yet, merged when they load (a renewal may fire first).
+    var pendingHistory: [CustomerKey: [Int64: OwnedTransaction]] = [:]
+    var chains: [Int64: SubscriptionChain] = [:]
+    var chainIndex: [ChainKey: Int64] = [:]
+    var chainsLoaded: Set<CustomerKey> = []
+    var agenda = EventAgenda()
+    var driver: Task<Void, Never>?
+
+    struct ChainKey: Hashable, Sendable {
+        var bundleId: String
+        var customer: String
+        var groupId: String
+    }
+
+    init(id: String, env: WorldEnvironment, settings: WorldSettings, createdMs: Int64) {
+        self.id = id
+        self.env = env
+        self.settings = settings
+        self.createdMs = createdMs
+    }
+
+    /// Loads the chains with events to come, so that events due while the store was down fire now.
+    func loadAgenda() async throws {
+        for record in try await env.database.scheduledSubscriptions(world: id) {
+            guard let chain = try? SubscriptionChain(json: Array(record.state.utf8)) else { continue }
+            remember(chain)
+        }
+    }
+
+    func nowMs() -> Int64 { settings.clock.worldMs(atReal: env.realNowMs()) }
+
+    func app(_ bundleId: String) throws(StoreError) -> StoreApp {
+        guard let app = env.apps[bundleId] else { throw .appNotFound("no app with bundle ID \(bundleId)") }
+        return app
+    }
+
+    // MARK: Settings
+
+    var rate: TimeRate { settings.clock.rate }
+
+    func failRenewals(_ app: StoreApp) -> Bool { settings.failRenewals ?? app.catalog.settings.renewalBillingIssuesEnabled }
+    func gracePeriodEnabled(_ app: StoreApp) -> Bool { settings.billingGracePeriod ?? app.catalog.settings.billingGracePeriodEnabled }
+    func askToBuy(_ app: StoreApp) -> Bool { settings.askToBuy ?? app.catalog.settings.askToBuyEnabled }
+    func interruptedPurchases(_ app: StoreApp) -> Bool { settings.interruptedPurchases ?? app.catalog.settings.interruptedPurchasesEnabled }
+
+    func saveSettings() async throws {
+        let text = String(decoding: try PayloadCoding.encoder.encode(settings), as: UTF8.self)
+        try await env.database.saveWorld(id: id, createdMs: createdMs, config: text)
+    }
+
+    // MARK: Customers
+
+    func customer(_ name: String) async throws -> CustomerRecord? {
+        if let known = customers[name] { return known }
+        let stored = try await env.database.customer(world: id, name: name)
+        if let known = customers[name] { return known }
+        if let stored { customers[name] = stored }
+        return stored
+    }
+
+    /// The customer, created on first use with the catalog's default storefront and locale.
+    func customerCreatingIfNeeded(_ name: String, app: StoreApp, batch: inout WriteBatch) async throws -> CustomerRecord {
+        try AppStore.checkCustomerName(name)
+        if let known = try await customer(name) { return known }
+        let settings = app.catalog.settings
+        let created = CustomerRecord(
+            world: id, name: name, storefront: Storefront.lookup(settings.storefront)?.countryCode ?? "USA",
+            locale: settings.locale, createdMs: nowMs())
+        customers[name] = created
+        batch.customers.append(created)
+        return created
+    }
+
+    func appTransactionCreatingIfNeeded(_ key: CustomerKey, batch: inout WriteBatch) async throws -> AppTransactionRecord {
+        if let known = appTransactions[key] { return known }
+        let stored = try await env.database.appTransaction(world: id, bundleId: key.bundleId, customer: key.customer)
+        if let known = appTransactions[key] { return known }
+        if let stored {
+            appTransactions[key] = stored
+            return stored
+        }
+        let now = nowMs()
+        let created = AppTransactionRecord(
+            world: id, bundleId: key.bundleId, customer: key.customer, appTransactionId: String(env.identifiers.nextId()),
+            applicationVersion: "1.0", originalApplicationVersion: "1.0", originalPurchaseMs: now,
+            originalPlatform: PurchasePlatform.iOS.rawValue, createdMs: now)
+        appTransactions[key] = created
+        batch.appTransactions.append(created)
+        return created
+    }
+
+    // MARK: Histories and chains
+
+    /// The customer's transactions in the app, loading them (and their subscription chains) once.
+    func history(_ key: CustomerKey) async throws -> [OwnedTransaction] {
+        if let known = histories[key] { return known }
+        let records = try await env.database.transactions(world: id, bundleId: key.bundleId, customer: key.customer)
+        let subscriptionRows = try await env.database.subscriptions(world: id, bundleId: key.bundleId, customer: key.customer)
+        if let known = histories[key] { return known }
+        var byId: [Int64: OwnedTransaction] = [:]
+        var order: [Int64] = []
+        for record in records {
+            guard let owned = OwnedTransaction(record: record) else { continue }
+            byId[owned.id] = owned
+            order.append(owned.id)
+        }
+        for (id, owned) in pendingHistory.removeValue(forKey: key) ?? [:] {
+            if byId[id] == nil { order.append(id) }
+            byId[id] = owned
+        }
+        histories[key] = order.compactMap { byId[$0] }
+        for row in subscriptionRows where chains[row.originalId] == nil {
+            if let chain = try? SubscriptionChain(json: Array(row.state.utf8)) { remember(chain) }
+        }
+        chainsLoaded.insert(key)
+        return histories[key] ?? []
+    }
+
+    /// Adds or replaces a transaction in the customer's history, loaded or not.
+    func record(_ owned: OwnedTransaction, for key: CustomerKey) {
+        if var list = histories[key] {
+            if let index = list.firstIndex(where: { $0.id == owned.id }) { list[index] = owned } else { list.append(owned) }
+            histories[key] = list
+        } else {
+            pendingHistory[key, default: [:]][owned.id] = owned
+        }
+    }
+
+    func remember(_ chain: SubscriptionChain) {
+        chains[chain.originalTransactionId] = chain
+        chainIndex[ChainKey(bundleId: chain.bundleId, customer: chain.customer, groupId: chain.groupId)] = chain.originalTransactionId
+        if let due = chain.nextEventMs { agenda.push(due, chain.originalTransactionId) }
+    }
+
+    func chain(_ key: ChainKey) -> SubscriptionChain? {
+        chainIndex[key].flatMap { chains[$0] }
+    }
+
+    /// Saves a changed chain: in memory now, in the batch for the database, and on the agenda.
+    func store(_ chain: SubscriptionChain, in batch: inout WriteBatch) {
+        var chain = chain
+        chain.version = env.identifiers.nextSeq()
+        let previous = chains[chain.originalTransactionId]
+        chains[chain.originalTransactionId] = chain
+        chainIndex[ChainKey(bundleId: chain.bundleId, customer: chain.customer, groupId: chain.groupId)] = chain.originalTransactionId
+        // A new due time, or another event at the same time (a retry attempt and the grace period's
+        // end can coincide), needs an agenda entry; the one that fired is already off the heap.
+        if let due = chain.nextEventMs, previous == nil || due != previous?.nextEventMs || chain.nextEvent != previous?.nextEvent {
+            agenda.push(due, chain.originalTransactionId)
+        }
+        batch.subscriptions.append(SubscriptionRecord(
+            world: id, originalId: chain.originalTransactionId, bundleId: chain.bundleId, customer: chain.customer,
+            groupId: chain.groupId, productId: chain.productId, status: chain.status.rawValue,
+            nextEventMs: chain.nextEventMs, version: chain.version,
+            state: String(decoding: chain.jsonBytes, as: UTF8.self),
+            updatedMs: nowMs()))
+    }
+
+    /// Adds a new or changed transaction to the batch and the customer's history.
+    func store(_ payload: TransactionPayload, kind: ProductKind, customer: String, orderSeq: Int64? = nil, finished: Bool = false,
+               in batch: inout WriteBatch) throws -> TransactionRecord {
+        let seq = env.identifiers.nextSeq()
+        let id = Int64(payload.transactionId) ?? 0
+        let record = TransactionRecord(
+            id: id, world: self.id, seq: seq, originalId: Int64(payload.originalTransactionId) ?? 0,
+            bundleId: payload.bundleId, customer: customer, productId: payload.productId, productKind: kind.rawValue,
+            groupId: payload.subscriptionGroupIdentifier, purchaseMs: payload.purchaseDate, expiresMs: payload.expiresDate,
+            revokedMs: payload.revocationDate, finished: finished, orderId: OrderID.make(orderSeq ?? seq),
+            ownership: payload.inAppOwnershipType.rawValue,
+            payload: String(decoding: payload.jsonBytes, as: UTF8.self))
+        batch.transactions.append(record)
+        if let owned = OwnedTransaction(record: record) {
+            self.record(owned, for: CustomerKey(bundleId: payload.bundleId, customer: customer))
+        }
+        return record
+    }
+
+    /// Changes a stored transaction: it takes a new change number and keeps its order ID.
+    func modify(_ record: TransactionRecord, in batch: inout WriteBatch, _ change: (inout TransactionPayload, inout TransactionRecord) throws -> Void) throws -> TransactionRecord {
+        var record = record
+        var payload = try TransactionPayload(json: Array(record.payload.utf8))
+        try change(&payload, &record)
+        record.seq = env.identifiers.nextSeq()
+        record.expiresMs = payload.expiresDate
+        record.revokedMs = payload.revocationDate
+        record.payload = String(decoding: payload.jsonBytes, as: UTF8.self)
+        batch.transactions.removeAll { $0.id == record.id }
+        batch.transactions.append(record)
+        if let owned = OwnedTransaction(record: record) {
+            self.record(owned, for: CustomerKey(bundleId: record.bundleId, customer: record.customer))
+        }
+        return record
+    }
+
+    /// The latest stored version of a transaction: the batch being built wins over the database.
+    func transactionRecord(_ id: Int64, pending batch: WriteBatch? = nil) async throws -> TransactionRecord? {
+        if let inBatch = batch?.transactions.last(where: { $0.id == id }) { return inBatch }
+        guard let record = try await env.database.transaction(id: id), record.world == self.id else { return nil }
+        return record
+    }
+
+    func emit(_ type: String, _ subtype: String? = nil, chain: SubscriptionChain? = nil, key: CustomerKey, transactionId: Int64?, atMs: Int64, in batch: inout WriteBatch) {
+        batch.events.append(EventRecord(
+            seq: env.identifiers.nextSeq(), world: id, bundleId: key.bundleId, customer: key.customer, type: type,
+            subtype: subtype, transactionId: transactionId, originalId: chain?.originalTransactionId, atMs: atMs))
+    }
+
+    /// Makes a batch durable. Its App Store events become notifications in the same database
+    /// transaction, so an event is never recorded without its notification, or the reverse.
+    func commit(_ batch: WriteBatch) async throws {
+        var batch = batch
+        if !batch.events.isEmpty { try await prepareNotifications(&batch) }
+        try await env.database.write(batch)
+    }
+}

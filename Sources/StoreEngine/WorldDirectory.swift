@@ -1,0 +1,69 @@
+import Foundation
+import StoreStorage
+
+/// All worlds of the store. The `default` world always exists; tests create their own so that
+/// parallel runs never see each other.
+actor WorldDirectory {
+    let env: WorldEnvironment
+    let defaultRate: TimeRate
+    let runScheduler: Bool
+    private var worlds: [String: World] = [:]
+    private var loading: [String: Task<World, any Error>] = [:]
+
+    init(env: WorldEnvironment, defaultRate: TimeRate, runScheduler: Bool) {
+        self.env = env
+        self.defaultRate = defaultRate
+        self.runScheduler = runScheduler
+    }
+
+    /// Restores every stored world and makes sure `default` exists.
+    func load() async throws {
+        var sawDefault = false
+        for stored in try await env.database.worlds() {
+            guard let settings = try? PayloadCoding.decoder.decode(WorldSettings.self, from: Data(stored.config.utf8)) else { continue }
+            let world = World(id: stored.id, env: env, settings: settings, createdMs: stored.createdMs)
+            try await world.ensureFamiliesLoaded()
+            try await world.loadAgenda()
+            if runScheduler { await world.startDriver() }
+            worlds[stored.id] = world
+            if stored.id == AppStore.defaultWorld { sawDefault = true }
+        }
+        if !sawDefault { _ = try await create(AppStore.defaultWorld, rate: nil) }
+    }
+
+    func world(_ id: String) async throws -> World {
+        if let world = worlds[id] { return world }
+        throw StoreError.worldNotFound(id)
+    }
+
+    var all: [World] { worlds.values.sorted { $0.createdMs == $1.createdMs ? $0.id < $1.id : $0.createdMs < $1.createdMs } }
+
+    func create(_ id: String, rate: TimeRate?) async throws -> World {
+        try Self.checkName(id)
+        guard worlds[id] == nil else { throw StoreError.invalidAction("world \(id) already exists") }
+        let now = env.realNowMs()
+        let world = World(id: id, env: env, settings: WorldSettings(clock: .starting(at: now, rate: rate ?? defaultRate)), createdMs: now)
+        try await world.saveSettings()
+        if runScheduler { await world.startDriver() }
+        worlds[id] = world
+        return world
+    }
+
+    func delete(_ id: String) async throws {
+        guard id != AppStore.defaultWorld else { throw StoreError.invalidAction("the default world cannot be deleted; reset it instead") }
+        guard let world = worlds.removeValue(forKey: id) else { throw StoreError.worldNotFound(id) }
+        await world.stopDriver()
+        try await env.database.deleteWorldData(id, keepWorld: false)
+    }
+
+    func stopAll() async {
+        for world in worlds.values { await world.stopDriver() }
+    }
+
+    static func checkName(_ id: String) throws(StoreError) {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
+        guard !id.isEmpty, id.count <= 64, id.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII }) else {
+            throw .malformedRequest("a world name is 1–64 characters of A–Z, a–z, 0–9, '-', '_' or '.'")
+        }
+    }
+}

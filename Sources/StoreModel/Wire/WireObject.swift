@@ -1,0 +1,77 @@
+import Foundation
+
+/// A parsed JSON object with typed accessors, for decoding stored payloads quickly (see
+/// `JSONWriter` for why Foundation's coders are avoided on hot paths). Built on the catalog's
+/// strict parser, so numbers keep their exact text.
+public struct WireObject: Sendable {
+    struct Missing: Error, CustomStringConvertible {
+        var key: String
+        var description: String { "missing or mistyped field \(key)" }
+    }
+
+    private var fields: [String: JSONValue]
+
+    public init(json: some Collection<UInt8>) throws {
+        guard case .object(let members) = try JSONReader.parse(Data(json)) else { throw Missing(key: "(root)") }
+        var fields: [String: JSONValue] = [:]
+        fields.reserveCapacity(members.count)
+        for member in members { fields[member.key] = member.value }
+        self.fields = fields
+    }
+
+    init(members: [(key: String, value: JSONValue)]) {
+        var fields: [String: JSONValue] = [:]
+        for member in members { fields[member.key] = member.value }
+        self.fields = fields
+    }
+
+    public func string(_ key: String) -> String? {
+        if case .string(let value)? = fields[key] { return value }
+        return nil
+    }
+
+    public func int64(_ key: String) -> Int64? {
+        guard case .number(let text)? = fields[key] else { return nil }
+        return Int64(text) ?? Double(text).map { Int64($0) }
+    }
+
+    public func int(_ key: String) -> Int? { int64(key).map { Int($0) } }
+
+    public func bool(_ key: String) -> Bool? {
+        if case .bool(let value)? = fields[key] { return value }
+        return nil
+    }
+
+    public func strings(_ key: String) -> [String]? {
+        guard case .array(let values)? = fields[key] else { return nil }
+        return values.compactMap { if case .string(let text) = $0 { text } else { nil } }
+    }
+
+    public func object(_ key: String) -> WireObject? {
+        if case .object(let members)? = fields[key] { return WireObject(members: members) }
+        return nil
+    }
+
+    public func require(_ key: String) throws -> String {
+        guard let value = string(key) else { throw Missing(key: key) }
+        return value
+    }
+
+    public func requireInt64(_ key: String) throws -> Int64 {
+        guard let value = int64(key) else { throw Missing(key: key) }
+        return value
+    }
+
+    public func require<T: RawRepresentable>(_ key: String, as type: T.Type) throws -> T where T.RawValue == String {
+        guard let value = string(key).flatMap(T.init(rawValue:)) else { throw Missing(key: key) }
+        return value
+    }
+
+    public func optional<T: RawRepresentable>(_ key: String, as type: T.Type) -> T? where T.RawValue == String {
+        string(key).flatMap(T.init(rawValue:))
+    }
+
+    public func optional<T: RawRepresentable>(_ key: String, as type: T.Type) -> T? where T.RawValue == Int {
+        int(key).flatMap(T.init(rawValue:))
+    }
+}

@@ -1,0 +1,20 @@
+/// How the delivery service behaves: `openstore serve --notification-timeout S
+/// --notification-concurrency N`.
+public struct NotificationDeliveryConfiguration: Sendable {
+    /// Seconds an attempt may take, connection included, before it is TIMED_OUT. Apple does not
+    /// publish its timeout; "a few seconds" is what its engineers advise receivers to answer within.
+    public var timeoutSeconds: Double
+    /// Most attempts in flight at once, over all worlds and apps.
+    public var concurrency: Int
+    /// How often the outbox is checked for due notifications when the last check found none.
+    public var pollIntervalSeconds: Double
+    /// Most notifications taken from the outbox per world and pass.
+    public var batchSize: Int
+
+    public init(timeoutSeconds: Double = 5, concurrency: Int = 64, pollIntervalSeconds: Double = 0.05, batchSize: Int = 2000) {
+        self.timeoutSeconds = max(0.05, timeoutSeconds)
+        self.concurrency = max(1, concurrency)
+        self.pollIntervalSeconds = max(0.001, pollIntervalSeconds)
+        self.batchSize = max(1, batchSize)
+    }
+}

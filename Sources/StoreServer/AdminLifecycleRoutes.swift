@@ -1,0 +1,52 @@
+import Foundation
+import Hummingbird
+import StoreEngine
+import StoreModel
+
+/// The Transaction Manager's price-increase actions (`requestPriceIncreaseConsentForTransaction`,
+/// `consentToPriceIncreaseForTransaction`, `declinePriceIncreaseForTransaction`) on the admin API,
+/// behind the same `AdminAccess` guard as the rest of `/admin/v1`. Each answers with the renewal
+/// info as it now reads.
+struct AdminLifecycleRoutes {
+    let store: AppStore
+    let token: String?
+
+    struct PriceIncreaseBody: Decodable {
+        var newPrice: String
+        var mode: String?
+    }
+
+    struct RenewalInfoAnswer: Encodable {
+        var signedRenewalInfo: String
+        var renewalInfo: RenewalInfoPayload
+        init(_ signed: Signed<RenewalInfoPayload>) {
+            signedRenewalInfo = signed.jws
+            renewalInfo = signed.payload
+        }
+    }
+
+    func register(on router: Router<BasicRequestContext>) {
+        let increase = router.group("admin/v1/worlds/:world/transactions/:transactionId/price-increase")
+            .add(middleware: AdminAccess(token: token))
+        increase.post { request, context in
+            let body = try await request.decodeJSON(PriceIncreaseBody.self)
+            guard let mode = PriceIncreaseMode(rawValue: body.mode ?? PriceIncreaseMode.consent.rawValue) else {
+                throw RequestError.malformed("field \"mode\" must be \"consent\" or \"notify\"")
+            }
+            let signed = try await store.requestPriceIncrease(
+                transactionId: try context.pathValue("transactionId"), newPrice: body.newPrice, mode: mode,
+                world: try context.pathValue("world"))
+            return try JSONResponse.ok(RenewalInfoAnswer(signed))
+        }
+        increase.post("consent") { _, context in
+            let signed = try await store.consentToPriceIncrease(
+                transactionId: try context.pathValue("transactionId"), world: try context.pathValue("world"))
+            return try JSONResponse.ok(RenewalInfoAnswer(signed))
+        }
+        increase.post("decline") { _, context in
+            let signed = try await store.declinePriceIncrease(
+                transactionId: try context.pathValue("transactionId"), world: try context.pathValue("world"))
+            return try JSONResponse.ok(RenewalInfoAnswer(signed))
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Hummingbird
+import StoreEngine
+
+/// What the App Store shows the customer over the app: StoreKit Messages (`Message.messages`,
+/// `Message.display(in:)`) and the rating prompt (`AppStore.requestReview(in:)`). Served for the
+/// default world under `/storekit/v1/apps/…` and for any world under `/storekit/v1/worlds/{world}/apps/…`.
+struct DeviceMessageRoutes {
+    let store: AppStore
+
+    struct MessageList: Encodable { var messages: [StoreMessage] }
+    struct ReviewBody: Decodable { var appVersion: String }
+
+    func register(on router: Router<BasicRequestContext>) {
+        register(on: router.group("storekit/v1"), scoped: false)
+        register(on: router.group("storekit/v1/worlds/:world"), scoped: true)
+    }
+
+    private func register(on api: RouterGroup<BasicRequestContext>, scoped: Bool) {
+        @Sendable func world(_ context: BasicRequestContext) throws -> String {
+            scoped ? try context.pathValue("world") : AppStore.defaultWorld
+        }
+        let customer = api.group("apps/:bundleId/customers/:customer")
+        customer.get("messages") { _, context in
+            let messages = try await store.messages(
+                bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), world: try world(context))
+            return try JSONResponse.ok(MessageList(messages: messages))
+        }
+        customer.post("messages/:messageId/display") { _, context in
+            let message = try await store.displayMessage(
+                try context.pathValue("messageId"), bundleId: try context.pathValue("bundleId"),
+                customer: try context.pathValue("customer"), world: try world(context))
+            return try JSONResponse.ok(message)
+        }
+        customer.post("request-review") { request, context in
+            let body = try await request.decodeJSON(ReviewBody.self)
+            let decision = try await store.requestReview(
+                bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"),
+                appVersion: body.appVersion, world: try world(context))
+            return try JSONResponse.ok(decision)
+        }
+    }
+}

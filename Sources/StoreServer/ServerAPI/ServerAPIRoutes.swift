@@ -1,0 +1,128 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import StoreEngine
+
+/// The App Store Server API (`/inApps/v1`, `/inApps/v2`), as Apple's own clients call it.
+/// Apple's contract, so not in our `openapi.json`; see docs/server-api.md. Every request is
+/// authenticated by `ServerAPIGateway`; every answer is Apple's shape, errors included.
+///
+/// Not served yet: Get All Subscription Statuses, the notification endpoints (test notification,
+/// notification history) and the renewal-date extensions.
+struct ServerAPIRoutes {
+    let store: AppStore
+    let gateway: ServerAPIGateway
+
+    /// Environment variable that sets the per-key rate limit (requests per minute), set by
+    /// `openstore serve --rate-limit N`.
+    static let rateLimitVariable = "OPENSTORE_SERVER_API_RATE_LIMIT"
+
+    init(store: AppStore, rateLimitPerMinute: Int? = ServerAPIRoutes.rateLimitFromEnvironment()) {
+        self.store = store
+        self.gateway = ServerAPIGateway(store: store, rateLimitPerMinute: rateLimitPerMinute)
+    }
+
+    static func rateLimitFromEnvironment() -> Int? {
+        ProcessInfo.processInfo.environment[rateLimitVariable].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    func register(on router: Router<BasicRequestContext>) {
+        let api = router.group("inApps").add(middleware: ServerAPIErrorMiddleware())
+        ServerAPINotificationRoutes(store: store, gateway: gateway).register(on: api)
+        for version in TransactionHistoryVersion.allCases {
+            api.get("\(version.rawValue)/history/:transactionId") { request, context in
+                try await authenticated(request) { caller in
+                    let query = try TransactionHistoryRequest(parameters: request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+                    return try AppleJSON.ok(try await store.transactionHistory(
+                        anyTransactionId: try context.transactionPath(), request: query, version: version, caller: caller))
+                }
+            }
+        }
+        api.get("v1/transactions/:transactionId") { request, context in
+            try await authenticated(request) { caller in
+                try AppleJSON.ok(try await store.transactionInfo(transactionId: try context.transactionPath(), caller: caller))
+            }
+        }
+        api.get("v2/refund/lookup/:transactionId") { request, context in
+            try await authenticated(request) { caller in
+                try AppleJSON.ok(try await store.refundHistory(
+                    anyTransactionId: try context.transactionPath(), revision: request.uri.queryParameters["revision"].map(String.init),
+                    caller: caller))
+            }
+        }
+        api.get("v1/lookup/:orderId") { request, context in
+            try await authenticated(request) { caller in
+                try AppleJSON.ok(try await store.lookUpOrder(orderId: try context.transactionPath("orderId"), caller: caller))
+            }
+        }
+        api.put("v2/transactions/consumption/:transactionId") { request, context in
+            try await authenticated(request) { caller in
+                try await store.sendConsumptionInformation(
+                    transactionId: try context.transactionPath(), body: try await request.appleBody(), caller: caller)
+                return AppleJSON.empty(.accepted)
+            }
+        }
+        api.put("v1/transactions/consumption/:transactionId") { request, context in
+            try await authenticated(request) { caller in
+                try await store.sendConsumptionData(
+                    transactionId: try context.transactionPath(), body: try await request.appleBody(), caller: caller)
+                return AppleJSON.empty(.accepted)
+            }
+        }
+        api.put("v1/transactions/:transactionId/appAccountToken") { request, context in
+            try await authenticated(request) { caller in
+                try await store.setAppAccountToken(
+                    originalTransactionId: try context.transactionPath(), body: try await request.appleBody(), caller: caller)
+                return AppleJSON.empty(.ok)
+            }
+        }
+        api.get("v1/transactions/appTransactions/:transactionId") { request, context in
+            try await authenticated(request) { caller in
+                try AppleJSON.ok(try await store.appTransactionInfo(anyTransactionId: try context.transactionPath(), caller: caller))
+            }
+        }
+        api.post("v1/transactions/:transactionId/finish") { request, context in
+            try await authenticated(request) { caller in
+                try await store.finishTransaction(transactionId: try context.transactionPath(), caller: caller)
+                return AppleJSON.empty(.ok)
+            }
+        }
+    }
+
+    private func authenticated(_ request: Request, _ handler: (ServerAPICaller) async throws -> Response) async throws -> Response {
+        let caller = try await gateway.authenticate(authorization: request.headers[.authorization])
+        return try await handler(caller)
+    }
+}
+
+extension BasicRequestContext {
+    /// A path segment, percent-decoded; an absent one reads as empty (and then fails validation).
+    fileprivate func transactionPath(_ name: String = "transactionId") throws -> String {
+        let raw = parameters.get(name) ?? ""
+        return raw.removingPercentEncoding ?? raw
+    }
+}
+
+extension Request {
+    /// Largest body the Server API reads (its bodies are a few hundred bytes).
+    static let maxAppleBody = 64 * 1024
+
+    /// The raw body; an oversized one is `GENERAL_BAD_REQUEST`.
+    fileprivate func appleBody() async throws -> Data {
+        var buffer = ByteBuffer()
+        var received = 0
+        for try await chunk in body {
+            received += chunk.readableBytes
+            if received <= Self.maxAppleBody {
+                var chunk = chunk
+                buffer.writeBuffer(&chunk)
+            } else if received > Self.maxDrainedBody {
+                break
+            }
+        }
+        guard received <= Self.maxAppleBody else { throw AppleBodyTooLarge() }
+        return Data(buffer.readableBytesView)
+    }
+}
+
+struct AppleBodyTooLarge: Error {}

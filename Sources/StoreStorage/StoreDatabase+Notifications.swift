@@ -1,0 +1,126 @@
+import SQLKit
+
+/// A page of Notification History: filters AND together; rows come in `seq` order after a cursor.
+public struct NotificationHistoryQuery: Sendable, Equatable {
+    public var world: String
+    public var bundleId: String
+    /// `signed_ms >= startMs`
+    public var startMs: Int64
+    /// `signed_ms < endMs`
+    public var endMs: Int64
+    public var type: String?
+    public var subtype: String?
+    public var customer: String?
+    public var onlyFailures: Bool
+    public var afterSeq: Int64?
+    public var limit: Int
+    public init(
+        world: String, bundleId: String, startMs: Int64, endMs: Int64, type: String? = nil, subtype: String? = nil,
+        customer: String? = nil, onlyFailures: Bool = false, afterSeq: Int64? = nil, limit: Int
+    ) {
+        self.world = world
+        self.bundleId = bundleId
+        self.startMs = startMs
+        self.endMs = endMs
+        self.type = type
+        self.subtype = subtype
+        self.customer = customer
+        self.onlyFailures = onlyFailures
+        self.afterSeq = afterSeq
+        self.limit = limit
+    }
+}
+
+/// The notification outbox: what is due for delivery, history pages, test notifications.
+extension StoreDatabase {
+    /// Notifications of a world whose next attempt is due by `untilMs` (world time), oldest due first.
+    public func dueNotifications(world: String, untilMs: Int64, limit: Int) async throws -> [NotificationRecord] {
+        try await readSQL.raw("""
+            SELECT * FROM notifications WHERE world = \(bind: world) AND next_attempt_ms IS NOT NULL
+            AND next_attempt_ms <= \(bind: untilMs) ORDER BY next_attempt_ms, seq LIMIT \(bind: max(0, limit))
+            """).all().map(Self.notification(from:))
+    }
+
+    /// The soonest next attempt of a world, if any notification waits.
+    public func nextNotificationDueMs(world: String) async throws -> Int64? {
+        try await readSQL.raw("""
+            SELECT MIN(next_attempt_ms) AS due FROM notifications WHERE world = \(bind: world) AND next_attempt_ms IS NOT NULL
+            """).first(decodingColumn: "due", as: Int64?.self) ?? nil
+    }
+
+    public func notification(testToken: String) async throws -> NotificationRecord? {
+        try await readSQL.raw("SELECT * FROM notifications WHERE test_token = \(bind: testToken)").first().map(Self.notification(from:))
+    }
+
+    public func notification(seq: Int64) async throws -> NotificationRecord? {
+        try await readSQL.raw("SELECT * FROM notifications WHERE seq = \(bind: seq)").first().map(Self.notification(from:))
+    }
+
+    /// Every notification of a world (optionally one app's), in emission order.
+    public func notifications(world: String, bundleId: String? = nil, afterSeq: Int64 = 0, limit: Int = 10_000) async throws -> [NotificationRecord] {
+        if let bundleId {
+            return try await readSQL.raw("""
+                SELECT * FROM notifications WHERE world = \(bind: world) AND bundle_id = \(bind: bundleId) AND seq > \(bind: afterSeq)
+                ORDER BY seq LIMIT \(bind: limit)
+                """).all().map(Self.notification(from:))
+        }
+        return try await readSQL.raw("""
+            SELECT * FROM notifications WHERE world = \(bind: world) AND seq > \(bind: afterSeq) ORDER BY seq LIMIT \(bind: limit)
+            """).all().map(Self.notification(from:))
+    }
+
+    public func notificationHistory(_ query: NotificationHistoryQuery) async throws -> [NotificationRecord] {
+        var sql = SQLQueryString("SELECT * FROM notifications WHERE world = ")
+        sql.appendInterpolation(bind: query.world)
+        sql.appendLiteral(" AND bundle_id = ")
+        sql.appendInterpolation(bind: query.bundleId)
+        if let customer = query.customer {
+            sql.appendLiteral(" AND customer = ")
+            sql.appendInterpolation(bind: customer)
+        }
+        if let after = query.afterSeq {
+            sql.appendLiteral(" AND seq > ")
+            sql.appendInterpolation(bind: after)
+        }
+        sql.appendLiteral(" AND signed_ms >= ")
+        sql.appendInterpolation(bind: query.startMs)
+        sql.appendLiteral(" AND signed_ms < ")
+        sql.appendInterpolation(bind: query.endMs)
+        if let type = query.type {
+            sql.appendLiteral(" AND type = ")
+            sql.appendInterpolation(bind: type)
+        }
+        if let subtype = query.subtype {
+            sql.appendLiteral(" AND subtype = ")
+            sql.appendInterpolation(bind: subtype)
+        }
+        if query.onlyFailures { sql.appendLiteral(" AND delivered = 0") }
+        sql.appendLiteral(" AND test_token IS NULL ORDER BY seq LIMIT ")
+        sql.appendInterpolation(bind: max(0, query.limit))
+        return try await readSQL.raw(sql).all().map(Self.notification(from:))
+    }
+
+    static func notification(from row: any SQLRow) throws -> NotificationRecord {
+        NotificationRecord(
+            seq: try row.decode(column: "seq", as: Int64.self),
+            uuid: try row.decode(column: "uuid", as: String.self),
+            world: try row.decode(column: "world", as: String.self),
+            bundleId: try row.decode(column: "bundle_id", as: String.self),
+            customer: try row.decode(column: "customer", as: String.self),
+            environment: try row.decode(column: "environment", as: String.self),
+            type: try row.decode(column: "type", as: String.self),
+            subtype: try row.decode(column: "subtype", as: String?.self),
+            transactionId: try row.decode(column: "transaction_id", as: Int64?.self),
+            originalId: try row.decode(column: "original_id", as: Int64?.self),
+            signedMs: try row.decode(column: "signed_ms", as: Int64.self),
+            bodyKey: try row.decode(column: "body_key", as: String.self),
+            body: try row.decode(column: "body", as: String.self),
+            transactionJSON: try row.decode(column: "transaction_json", as: String?.self),
+            renewalJSON: try row.decode(column: "renewal_json", as: String?.self),
+            testToken: try row.decode(column: "test_token", as: String?.self),
+            nextAttemptMs: try row.decode(column: "next_attempt_ms", as: Int64?.self),
+            attemptCount: try row.decode(column: "attempt_count", as: Int.self),
+            delivered: try row.decode(column: "delivered", as: Int.self) != 0,
+            attempts: try row.decode(column: "attempts", as: String.self))
+    }
+}

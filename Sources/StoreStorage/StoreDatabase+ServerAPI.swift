@@ -1,0 +1,191 @@
+import SQLKit
+
+/// One page of a customer's transaction history, as the App Store Server API asks for it.
+/// Filters AND together; a list filter matches any of its values. Served by the
+/// `(world, bundle_id, customer, seq)` index, so a page costs O(page) for unfiltered history.
+public struct TransactionPageQuery: Sendable, Equatable {
+    public var world: String
+    public var bundleId: String
+    public var customer: String
+    /// Exclusive cursor on `seq`: rows after it in the chosen direction.
+    public var afterSeq: Int64?
+    public var descending: Bool
+    public var productIds: [String]
+    /// `product_kind` values (`Consumable`, `NonConsumable`, `NonRenewingSubscription`, `RecurringSubscription`).
+    public var productKinds: [String]
+    public var groupIds: [String]
+    /// `purchase_ms >= startMs`
+    public var startMs: Int64?
+    /// `purchase_ms < endMs`
+    public var endMs: Int64?
+    public var ownership: String?
+    /// true: only revoked; false: only not revoked.
+    public var revoked: Bool?
+    /// Leaves out consumables the app has finished (history v1).
+    public var excludeFinishedConsumables: Bool
+    public var limit: Int
+
+    public init(
+        world: String, bundleId: String, customer: String, afterSeq: Int64? = nil, descending: Bool = false,
+        productIds: [String] = [], productKinds: [String] = [], groupIds: [String] = [], startMs: Int64? = nil,
+        endMs: Int64? = nil, ownership: String? = nil, revoked: Bool? = nil, excludeFinishedConsumables: Bool = false,
+        limit: Int
+    ) {
+        self.world = world
+        self.bundleId = bundleId
+        self.customer = customer
+        self.afterSeq = afterSeq
+        self.descending = descending
+        self.productIds = productIds
+        self.productKinds = productKinds
+        self.groupIds = groupIds
+        self.startMs = startMs
+        self.endMs = endMs
+        self.ownership = ownership
+        self.revoked = revoked
+        self.excludeFinishedConsumables = excludeFinishedConsumables
+        self.limit = limit
+    }
+}
+
+/// The latest consumption information a developer sent for a transaction.
+public struct ConsumptionInfoRecord: Sendable, Equatable {
+    public var world: String
+    public var transactionId: Int64
+    /// 1 or 2: which Send Consumption Information endpoint it came through.
+    public var version: Int
+    /// The request body as JSON.
+    public var body: String
+    public var receivedMs: Int64
+    public init(world: String, transactionId: Int64, version: Int, body: String, receivedMs: Int64) {
+        self.world = world
+        self.transactionId = transactionId
+        self.version = version
+        self.body = body
+        self.receivedMs = receivedMs
+    }
+}
+
+extension StoreDatabase {
+    public func transactionPage(_ query: TransactionPageQuery) async throws -> [TransactionRecord] {
+        var sql = SQLQueryString("SELECT * FROM transactions WHERE world = ")
+        sql.appendInterpolation(bind: query.world)
+        sql.appendLiteral(" AND bundle_id = ")
+        sql.appendInterpolation(bind: query.bundleId)
+        sql.appendLiteral(" AND customer = ")
+        sql.appendInterpolation(bind: query.customer)
+        if let after = query.afterSeq {
+            sql.appendLiteral(query.descending ? " AND seq < " : " AND seq > ")
+            sql.appendInterpolation(bind: after)
+        }
+        Self.appendIn(&sql, column: "product_id", query.productIds)
+        Self.appendIn(&sql, column: "product_kind", query.productKinds)
+        Self.appendIn(&sql, column: "group_id", query.groupIds)
+        if let start = query.startMs {
+            sql.appendLiteral(" AND purchase_ms >= ")
+            sql.appendInterpolation(bind: start)
+        }
+        if let end = query.endMs {
+            sql.appendLiteral(" AND purchase_ms < ")
+            sql.appendInterpolation(bind: end)
+        }
+        if let ownership = query.ownership {
+            sql.appendLiteral(" AND ownership = ")
+            sql.appendInterpolation(bind: ownership)
+        }
+        switch query.revoked {
+        case true?: sql.appendLiteral(" AND revoked_ms IS NOT NULL")
+        case false?: sql.appendLiteral(" AND revoked_ms IS NULL")
+        case nil: break
+        }
+        if query.excludeFinishedConsumables {
+            sql.appendLiteral(" AND NOT (product_kind = 'Consumable' AND finished = 1)")
+        }
+        sql.appendLiteral(query.descending ? " ORDER BY seq DESC LIMIT " : " ORDER BY seq LIMIT ")
+        sql.appendInterpolation(bind: max(0, query.limit))
+        return try await readSQL.raw(sql).all().map(Self.transaction(from:))
+    }
+
+    /// Revoked transactions of a customer in ascending (revocation time, id) order, after a cursor.
+    public func revokedTransactionPage(
+        world: String, bundleId: String, customer: String, after: (revokedMs: Int64, id: Int64)?, limit: Int
+    ) async throws -> [TransactionRecord] {
+        var sql = SQLQueryString("SELECT * FROM transactions WHERE world = ")
+        sql.appendInterpolation(bind: world)
+        sql.appendLiteral(" AND bundle_id = ")
+        sql.appendInterpolation(bind: bundleId)
+        sql.appendLiteral(" AND customer = ")
+        sql.appendInterpolation(bind: customer)
+        sql.appendLiteral(" AND revoked_ms IS NOT NULL")
+        if let after {
+            sql.appendLiteral(" AND (revoked_ms > ")
+            sql.appendInterpolation(bind: after.revokedMs)
+            sql.appendLiteral(" OR (revoked_ms = ")
+            sql.appendInterpolation(bind: after.revokedMs)
+            sql.appendLiteral(" AND id > ")
+            sql.appendInterpolation(bind: after.id)
+            sql.appendLiteral("))")
+        }
+        sql.appendLiteral(" ORDER BY revoked_ms, id LIMIT ")
+        sql.appendInterpolation(bind: max(0, limit))
+        return try await readSQL.raw(sql).all().map(Self.transaction(from:))
+    }
+
+    /// The transactions of one order (an App Store invoice), oldest first.
+    public func transactions(world: String, orderId: String) async throws -> [TransactionRecord] {
+        try await readSQL.raw("""
+            SELECT * FROM transactions WHERE world = \(bind: world) AND order_id = \(bind: orderId) ORDER BY id
+            """).all().map(Self.transaction(from:))
+    }
+
+    /// Every transaction of a subscription chain or purchase (same original transaction).
+    public func transactions(originalId: Int64) async throws -> [TransactionRecord] {
+        try await readSQL.raw("SELECT * FROM transactions WHERE original_id = \(bind: originalId) ORDER BY id")
+            .all().map(Self.transaction(from:))
+    }
+
+    /// The app copy an `appTransactionId` names, in a world.
+    public func appTransaction(world: String, appTransactionId: String) async throws -> AppTransactionRecord? {
+        guard let row = try await readSQL.raw("""
+            SELECT bundle_id, customer FROM app_transactions
+            WHERE world = \(bind: world) AND app_transaction_id = \(bind: appTransactionId)
+            """).first()
+        else { return nil }
+        return try await appTransaction(
+            world: world, bundleId: try row.decode(column: "bundle_id", as: String.self),
+            customer: try row.decode(column: "customer", as: String.self))
+    }
+
+    /// Keeps the latest consumption information per transaction (a single autocommit upsert).
+    public func saveConsumptionInfo(_ info: ConsumptionInfoRecord) async throws {
+        try await perform { sql in try await sql.raw("""
+            INSERT INTO consumption_info (world, transaction_id, version, body, received_ms)
+            VALUES (\(bind: info.world), \(bind: info.transactionId), \(bind: info.version), \(bind: info.body), \(bind: info.receivedMs))
+            ON CONFLICT (world, transaction_id) DO UPDATE SET version = excluded.version, body = excluded.body,
+              received_ms = excluded.received_ms
+            """).run() }
+    }
+
+    public func consumptionInfo(world: String, transactionId: Int64) async throws -> ConsumptionInfoRecord? {
+        try await readSQL.raw("""
+            SELECT * FROM consumption_info WHERE world = \(bind: world) AND transaction_id = \(bind: transactionId)
+            """).first().map {
+                ConsumptionInfoRecord(
+                    world: try $0.decode(column: "world", as: String.self),
+                    transactionId: try $0.decode(column: "transaction_id", as: Int64.self),
+                    version: try $0.decode(column: "version", as: Int.self),
+                    body: try $0.decode(column: "body", as: String.self),
+                    receivedMs: try $0.decode(column: "received_ms", as: Int64.self))
+            }
+    }
+
+    private static func appendIn(_ sql: inout SQLQueryString, column: String, _ values: [String]) {
+        guard !values.isEmpty else { return }
+        sql.appendLiteral(" AND \(column) IN (")
+        for (index, value) in values.enumerated() {
+            if index > 0 { sql.appendLiteral(", ") }
+            sql.appendInterpolation(bind: value)
+        }
+        sql.appendLiteral(")")
+    }
+}

@@ -1,0 +1,76 @@
+import SQLKit
+
+/// Worlds: isolated namespaces of customers, purchases, clock and settings.
+extension StoreDatabase {
+    /// Tables whose rows belong to a world (all carry a `world` column).
+    static let worldTables = ["customers", "app_transactions", "transactions", "subscriptions", "lifecycle_events", "world_records"]
+
+    public func worlds() async throws -> [(id: String, createdMs: Int64, config: String)] {
+        try await readSQL.raw("SELECT id, created_ms, config FROM worlds ORDER BY created_ms, id").all().map {
+            (try $0.decode(column: "id", as: String.self), try $0.decode(column: "created_ms", as: Int64.self),
+             try $0.decode(column: "config", as: String.self))
+        }
+    }
+
+    public func saveWorld(id: String, createdMs: Int64, config: String) async throws {
+        try await perform { sql in
+            try await sql.raw("""
+                INSERT INTO worlds (id, created_ms, config) VALUES (\(bind: id), \(bind: createdMs), \(bind: config))
+                ON CONFLICT (id) DO UPDATE SET config = excluded.config
+                """).run()
+        }
+    }
+
+    /// Removes every row of a world; with `keepWorld` the world itself (its clock and settings) stays.
+    public func deleteWorldData(_ id: String, keepWorld: Bool) async throws {
+        try await perform { sql in
+            for table in Self.worldTables {
+                try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE world = \(bind: id)").run()
+            }
+            if !keepWorld { try await sql.raw("DELETE FROM worlds WHERE id = \(bind: id)").run() }
+        }
+    }
+
+    /// Removes a customer's transactions and subscriptions in one app of a world.
+    public func deleteTransactions(world: String, bundleId: String, customer: String?) async throws {
+        try await perform { sql in
+            for table in ["transactions", "subscriptions"] {
+                if let customer {
+                    try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE world = \(bind: world) AND bundle_id = \(bind: bundleId) AND customer = \(bind: customer)").run()
+                } else {
+                    try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE world = \(bind: world) AND bundle_id = \(bind: bundleId)").run()
+                }
+            }
+        }
+    }
+
+    public func worldRecords(world: String, kind: String) async throws -> [WorldRecord] {
+        try await readSQL.raw("""
+            SELECT world, kind, key, value FROM world_records WHERE world = \(bind: world) AND kind = \(bind: kind) ORDER BY key
+            """).all().map {
+                WorldRecord(world: try $0.decode(column: "world", as: String.self), kind: try $0.decode(column: "kind", as: String.self),
+                            key: try $0.decode(column: "key", as: String.self), value: try $0.decode(column: "value", as: String.self))
+            }
+    }
+
+    public func deleteWorldRecord(world: String, kind: String, key: String) async throws {
+        try await perform { sql in
+            try await sql.raw("DELETE FROM world_records WHERE world = \(bind: world) AND kind = \(bind: kind) AND key = \(bind: key)").run()
+        }
+    }
+
+    /// A world's App Store events in order, after `afterSeq`.
+    public func events(world: String, afterSeq: Int64 = 0, limit: Int = 1000) async throws -> [EventRecord] {
+        try await readSQL.raw("""
+            SELECT * FROM lifecycle_events WHERE world = \(bind: world) AND seq > \(bind: afterSeq) ORDER BY seq LIMIT \(bind: limit)
+            """).all().map {
+                EventRecord(
+                    seq: try $0.decode(column: "seq", as: Int64.self), world: try $0.decode(column: "world", as: String.self),
+                    bundleId: try $0.decode(column: "bundle_id", as: String.self), customer: try $0.decode(column: "customer", as: String.self),
+                    type: try $0.decode(column: "type", as: String.self), subtype: try $0.decode(column: "subtype", as: String?.self),
+                    transactionId: try $0.decode(column: "transaction_id", as: Int64?.self),
+                    originalId: try $0.decode(column: "original_id", as: Int64?.self),
+                    atMs: try $0.decode(column: "at_ms", as: Int64.self), data: try $0.decode(column: "data", as: String?.self))
+            }
+    }
+}

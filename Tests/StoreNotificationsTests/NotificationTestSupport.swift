@@ -1,0 +1,131 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import StoreEngine
+import StoreModel
+import StoreSigning
+import StoreStorage
+import Synchronization
+
+/// A fixed, hand-moved real clock: world time moves only when a test advances it.
+final class FixedClock: StoreClock, Sendable {
+    let current = Mutex(Date(timeIntervalSince1970: 1_767_225_600)) // 2026-01-01
+    func now(world: String) -> Date { current.withLock { $0 } }
+}
+
+let hourMs: Int64 = 3_600_000
+let dayMs: Int64 = 86_400_000
+let notificationBundle = "com.example.notify"
+
+/// A small catalog: a consumable, a non-consumable, a monthly plan with a free week, a yearly plan.
+let notificationCatalogJSON = """
+{
+  "identifier" : "TEST0001",
+  "nonRenewingSubscriptions" : [
+    { "displayPrice" : "9.99", "familyShareable" : false, "internalID" : "N1", "localizations" : [ { "description" : "A season pass", "displayName" : "Season Pass", "locale" : "en_US" } ], "productID" : "test.season", "referenceName" : "Season", "type" : "NonRenewingSubscription" }
+  ],
+  "products" : [
+    { "displayPrice" : "0.99", "familyShareable" : false, "internalID" : "C1", "localizations" : [ { "description" : "Seeds for birds", "displayName" : "Seeds", "locale" : "en_US" }, { "description" : "Des graines", "displayName" : "Graines", "locale" : "fr_FR" } ], "productID" : "test.seeds", "referenceName" : "Seeds", "type" : "Consumable" },
+    { "displayPrice" : "4.99", "familyShareable" : true, "internalID" : "NC1", "localizations" : [ { "description" : "Unlock history", "displayName" : "History", "locale" : "en_US" } ], "productID" : "test.history", "referenceName" : "History", "type" : "NonConsumable" }
+  ],
+  "settings" : { "_locale" : "en_US", "_storefront" : "USA", "_timeRate" : 0 },
+  "subscriptionGroups" : [
+    { "id" : "G1", "localizations" : [ ], "name" : "Pass", "subscriptions" : [
+      { "adHocOffers" : [ ], "codeOffers" : [ ], "displayPrice" : "4.99", "familyShareable" : false, "groupNumber" : 2, "internalID" : "S1",
+        "introductoryOffer" : { "internalID" : "I1", "paymentMode" : "free", "subscriptionPeriod" : "P1W" },
+        "localizations" : [ { "description" : "Monthly", "displayName" : "Monthly", "locale" : "en_US" } ], "productID" : "test.monthly",
+        "recurringSubscriptionPeriod" : "P1M", "referenceName" : "Monthly", "subscriptionGroupID" : "G1", "type" : "RecurringSubscription" },
+      { "adHocOffers" : [ ], "codeOffers" : [ ], "displayPrice" : "39.99", "familyShareable" : false, "groupNumber" : 1, "internalID" : "S2",
+        "introductoryOffer" : null,
+        "localizations" : [ { "description" : "Yearly", "displayName" : "Yearly", "locale" : "en_US" } ], "productID" : "test.yearly",
+        "recurringSubscriptionPeriod" : "P1Y", "referenceName" : "Yearly", "subscriptionGroupID" : "G1", "type" : "RecurringSubscription" }
+    ] }
+  ],
+  "version" : { "major" : 3, "minor" : 0 }
+}
+"""
+
+func makeNotificationStore(environment: StoreEnvironment, path: String? = nil) async throws -> AppStore {
+    let app = try StoreApp(bundleId: notificationBundle, appAppleId: 1_234_567_890, environment: environment, name: "Notify",
+                           catalogJSON: notificationCatalogJSON)
+    let file = path ?? FileManager.default.temporaryDirectory
+        .appendingPathComponent("openstore-notify-\(UUID().uuidString)/store.sqlite").path
+    let database = try await StoreDatabase.open(path: file)
+    return try await AppStore.open(database: database, apps: [app], clock: FixedClock(), runScheduler: false)
+}
+
+/// A real HTTP receiver on a loopback port, started by the test: it records every POST body and
+/// answers with `status`. Stopping it closes the port (connection refused); it can start again
+/// on the same port.
+final class TestReceiver: Sendable {
+    private let boundPort = Mutex(0)
+    let received = Mutex<[String]>([])
+    let status = Mutex<Int>(200)
+    private let task = Mutex<Task<Void, any Error>?>(nil)
+
+    var port: Int { boundPort.withLock { $0 } }
+    var url: String { "http://127.0.0.1:\(port)/notify" }
+
+    static func start() async throws -> TestReceiver {
+        let receiver = TestReceiver()
+        try await receiver.listen(on: 0)
+        return receiver
+    }
+
+    private func listen(on port: Int) async throws {
+        let router = Router()
+        router.post("notify") { [self] request, _ in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            received.withLock { $0.append(String(buffer: body)) }
+            return Response(status: HTTPResponse.Status(code: status.withLock { $0 }))
+        }
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
+            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
+        let running = Task { try await app.runService(gracefulShutdownSignals: []) }
+        var iterator = ports.makeAsyncIterator()
+        guard let bound = await iterator.next() else { throw CancellationError() }
+        boundPort.withLock { $0 = bound }
+        task.withLock { $0 = running }
+    }
+
+    /// Closes the port: attempts now meet a refused connection.
+    func stop() async {
+        let running = task.withLock { value -> Task<Void, any Error>? in defer { value = nil }; return value }
+        running?.cancel()
+        _ = try? await running?.value
+    }
+
+    /// Listens again on the same port, keeping what was received.
+    func restart() async throws { try await listen(on: port) }
+
+    /// The decoded notification payloads received so far, each verified with the store's root.
+    func notifications(verifier: JWSVerifier) throws -> [[String: Any]] {
+        try received.withLock { $0 }.map { body in
+            let outer = try JSONSerialization.jsonObject(with: Data(body.utf8)) as! [String: Any]
+            return try decodeNotification(outer["signedPayload"] as! String, verifier: verifier)
+        }
+    }
+}
+
+/// Verifies a signedPayload and its nested JWS; returns the payload with the nested ones decoded
+/// under `transactionInfo` / `renewalInfo`.
+func decodeNotification(_ jws: String, verifier: JWSVerifier) throws -> [String: Any] {
+    var payload = try JSONSerialization.jsonObject(with: Data(try verifier.verify(jws))) as! [String: Any]
+    if var data = payload["data"] as? [String: Any] {
+        if let signed = data["signedTransactionInfo"] as? String {
+            data["transactionInfo"] = try JSONSerialization.jsonObject(with: Data(try verifier.verify(signed)))
+        }
+        if let signed = data["signedRenewalInfo"] as? String {
+            data["renewalInfo"] = try JSONSerialization.jsonObject(with: Data(try verifier.verify(signed)))
+        }
+        payload["data"] = data
+    }
+    return payload
+}
+
+func name(_ payload: [String: Any]) -> String {
+    let type = payload["notificationType"] as? String ?? "?"
+    return (payload["subtype"] as? String).map { "\(type)/\($0)" } ?? type
+}
