@@ -235,19 +235,9 @@ extension World {
             if let latest, latest.id == chain.latestTransactionId {
                 _ = try modify(latest, in: &batch) { payload, _ in payload.isUpgraded = true }
             }
-            chain.productId = product.id
-            chain.autoRenewProductId = product.id
-            chain.autoRenewEnabled = true
-            chain.state = .active
-            chain.expirationIntent = nil
-            chain.gracePeriodExpiresMs = nil
-            chain.billingRetryEndsMs = nil
-            chain.priceIncrease = nil
-            chain.offer = TransactionFactory.activeOffer(offer, storefront: storefront)
-            chain.periodStartMs = now
-            chain.expiresMs = expires
-            chain.renewalPriceMilliunits = storefront.milliunits(product.price)
-            chain.latestTransactionId = transactionId
+            chain.beginPeriod(productId: product.id, transactionId: transactionId, startMs: now, expiresMs: expires,
+                              regularPriceMilliunits: storefront.milliunits(product.price),
+                              offer: TransactionFactory.activeOffer(offer, storefront: storefront))
             chain.schedule(.renewal, at: expires)
             let payload = TransactionFactory.subscriptionPeriod(
                 chain: chain, app: app, product: product, transactionId: transactionId, purchaseMs: now,

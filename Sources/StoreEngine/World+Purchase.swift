@@ -31,6 +31,10 @@ extension World {
 
         // From here on no suspension until the commit: the rules see one consistent state.
         if let error = settings.simulatedErrors["Purchase"] { throw StoreError.simulated(api: "Purchase", error: error) }
+        // The deprecated "Fail Transactions" switch: every purchase fails with an unknown error.
+        if settings.failTransactions ?? app.catalog.settings.failTransactionsEnabled {
+            throw StoreError.simulated(api: "Purchase", error: "unknown")
+        }
         if allowPending, askToBuy(app) || interruptedPurchases(app) {
             let pending = PendingPurchase(
                 id: String(env.identifiers.nextId()), kind: askToBuy(app) ? .askToBuy : .interrupted,
@@ -112,21 +116,9 @@ extension World {
             let expires = offer.map { offerEnd(start: now, offer: $0) } ?? RenewalSchedule.end(of: subscription.period, startingAt: now, rate: rate)
             chain.recentSubscriptionStartMs = RecentSubscriptionStart.afterResubscribing(
                 previousStartMs: chain.recentSubscriptionStartMs, lastExpiryMs: chain.expiresMs, resubscribedMs: now)
-            chain.productId = product.id
-            chain.autoRenewProductId = product.id
-            chain.autoRenewEnabled = true
-            chain.state = .active
-            chain.expirationIntent = nil
-            chain.gracePeriodExpiresMs = nil
-            chain.billingRetryEndsMs = nil
-            chain.priceIncrease = nil
-            chain.periodStartMs = now
-            chain.expiresMs = expires
-            chain.renewalPriceMilliunits = regular
-            chain.offer = offer.map { TransactionFactory.activeOffer($0, storefront: storefront) }
+            chain.beginPeriod(productId: product.id, transactionId: transactionId, startMs: now, expiresMs: expires,
+                              regularPriceMilliunits: regular, offer: offer.map { TransactionFactory.activeOffer($0, storefront: storefront) })
             if let token { chain.appAccountToken = token }
-            chain.latestTransactionId = transactionId
-            chain.schedule(.renewal, at: expires)
             let payload = TransactionFactory.subscriptionPeriod(
                 chain: chain, app: app, product: product, transactionId: transactionId, purchaseMs: now,
                 expiresMs: expires, priceMilliunits: chain.offer?.priceMilliunits ?? regular, reason: .purchase, offer: chain.offer)
@@ -170,20 +162,8 @@ extension World {
         if let latest, latest.id == chain.latestTransactionId {
             _ = try modify(latest, in: &batch) { payload, _ in payload.isUpgraded = true }
         }
-        chain.productId = product.id
-        chain.autoRenewProductId = product.id
-        chain.autoRenewEnabled = true
-        chain.state = .active
-        chain.expirationIntent = nil
-        chain.gracePeriodExpiresMs = nil
-        chain.billingRetryEndsMs = nil
-        chain.priceIncrease = nil
-        chain.offer = nil
-        chain.periodStartMs = now
-        chain.expiresMs = expires
-        chain.renewalPriceMilliunits = regular
-        chain.latestTransactionId = transactionId
-        chain.schedule(.renewal, at: expires)
+        chain.beginPeriod(productId: product.id, transactionId: transactionId, startMs: now, expiresMs: expires,
+                          regularPriceMilliunits: regular, offer: nil)
         let payload = TransactionFactory.subscriptionPeriod(
             chain: chain, app: app, product: product, transactionId: transactionId, purchaseMs: now,
             expiresMs: expires, priceMilliunits: regular, reason: .purchase, offer: nil)

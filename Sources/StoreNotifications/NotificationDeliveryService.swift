@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import StoreEngine
 import StoreStorage
+import Synchronization
 
 /// Delivers App Store Server Notifications from the durable outbox, at least once.
 ///
@@ -17,8 +18,12 @@ import StoreStorage
 public final class NotificationDeliveryService: Sendable {
     public let store: AppStore
     public let configuration: NotificationDeliveryConfiguration
-    let client: HTTPClient
+    /// Replaced after a pass with connection failures when owned: AsyncHTTPClient backs off
+    /// from a host whose connections failed, which would fail the next attempts (due at once
+    /// when the world clock jumps) with the old error instead of trying the receiver again.
+    private let clientBox: Mutex<HTTPClient>
     private let ownsClient: Bool
+    var client: HTTPClient { clientBox.withLock { $0 } }
     let logger: Logger
 
     public init(store: AppStore, configuration: NotificationDeliveryConfiguration = .init(), client: HTTPClient? = nil,
@@ -27,17 +32,28 @@ public final class NotificationDeliveryService: Sendable {
         self.configuration = configuration
         self.logger = logger
         if let client {
-            self.client = client
+            clientBox = Mutex(client)
             ownsClient = false
         } else {
-            var config = HTTPClient.Configuration(
-                redirectConfiguration: .follow(max: 5, allowCycles: false),
-                timeout: .init(connect: Self.amount(configuration.timeoutSeconds), read: Self.amount(configuration.timeoutSeconds)))
-            config.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.concurrency)
-            config.decompression = .disabled
-            self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+            clientBox = Mutex(Self.makeClient(configuration))
             ownsClient = true
         }
+    }
+
+    static func makeClient(_ configuration: NotificationDeliveryConfiguration) -> HTTPClient {
+        var config = HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            timeout: .init(connect: amount(configuration.timeoutSeconds), read: amount(configuration.timeoutSeconds)))
+        config.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.concurrency)
+        config.decompression = .disabled
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+    }
+
+    private func renewClient() async {
+        guard ownsClient else { return }
+        let fresh = Self.makeClient(configuration)
+        let old = clientBox.withLock { box -> HTTPClient in defer { box = fresh }; return box }
+        try? await old.shutdown()
     }
 
     static func amount(_ seconds: Double) -> TimeAmount { .nanoseconds(Int64(seconds * 1e9)) }
@@ -98,7 +114,8 @@ public final class NotificationDeliveryService: Sendable {
         let limit = configuration.concurrency
         var updates: [NotificationAttemptUpdate] = []
         updates.reserveCapacity(records.count)
-        try await withThrowingTaskGroup(of: NotificationAttemptUpdate.self) { group in
+        var sawConnectionFailure = false
+        try await withThrowingTaskGroup(of: (NotificationAttemptUpdate, SendAttemptResult).self) { group in
             var next = 0
             func launch() {
                 let record = records[next]
@@ -107,8 +124,9 @@ public final class NotificationDeliveryService: Sendable {
                 group.addTask { await self.attempt(record, url: url) }
             }
             while next < records.count && next < limit { launch() }
-            while let update = try await group.next() {
+            while let (update, result) = try await group.next() {
                 updates.append(update)
+                if result != .success && result != .unsuccessfulHTTPResponseCode { sawConnectionFailure = true }
                 if next < records.count { launch() }
                 if updates.count >= 1000 {
                     try await write(updates)
@@ -117,6 +135,7 @@ public final class NotificationDeliveryService: Sendable {
             }
         }
         try await write(updates)
+        if sawConnectionFailure { await renewClient() }
         return records.count
     }
 
@@ -128,7 +147,7 @@ public final class NotificationDeliveryService: Sendable {
     }
 
     /// One attempt at one notification and the row's next state.
-    func attempt(_ record: NotificationRecord, url: String?) async -> NotificationAttemptUpdate {
+    func attempt(_ record: NotificationRecord, url: String?) async -> (NotificationAttemptUpdate, SendAttemptResult) {
         let dateMs = record.nextAttemptMs ?? record.signedMs
         let result: SendAttemptResult
         if let url {
@@ -139,10 +158,10 @@ public final class NotificationDeliveryService: Sendable {
         }
         let count = record.attemptCount + 1
         let delivered = result == .success
-        return NotificationAttemptUpdate(
+        return (NotificationAttemptUpdate(
             seq: record.seq, attemptCount: count, delivered: delivered,
             nextAttemptMs: delivered ? nil : NotificationRetryPolicy.nextAttemptMs(afterFailedAttempt: count, at: dateMs, environment: record.environment),
-            attempts: NotificationPayload.appendingAttempt(record.attempts, dateMs: dateMs, result: result.rawValue))
+            attempts: NotificationPayload.appendingAttempt(record.attempts, dateMs: dateMs, result: result.rawValue)), result)
     }
 
     /// POSTs the body with `Content-Type: application/json`; the answer's status decides.

@@ -16,7 +16,7 @@ struct DeviceRoutes {
     func register(on api: RouterGroup<BasicRequestContext>) {
         api.get("apps") { _, _ in try listApps() }
         api.get("root-certificate") { _, _ in rootCertificate() }
-        api.get("apps/:bundleId/products") { request, context in try listProducts(request, context) }
+        api.get("apps/:bundleId/products") { request, context in try await listProducts(request, context) }
         api.get("customers/:customer") { _, context in try await getCustomer(context) }
         api.put("customers/:customer") { request, context in try await putCustomer(request, context) }
         api.post("apps/:bundleId/purchases") { request, context in try await purchase(request, context) }
@@ -49,10 +49,11 @@ struct DeviceRoutes {
             body: .init(byteBuffer: ByteBuffer(bytes: store.authority.rootDER)))
     }
 
-    func listProducts(_ request: Request, _ context: BasicRequestContext) throws -> Response {
+    func listProducts(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         struct Front: Encodable { var countryCode: String; var id: String; var currency: String }
         struct Body: Encodable { var storefront: Front; var products: [ProductListing] }
         let ids = request.queryValues("id")
+        try await store.checkSimulatedError("Load Products", world: try context.world())
         let (storefront, products) = try store.products(
             bundleId: try context.pathValue("bundleId"), storefront: request.queryValue("storefront"),
             locale: request.queryValue("locale"), ids: ids.isEmpty ? nil : ids)
@@ -120,9 +121,22 @@ struct DeviceRoutes {
         let outcome = try await store.purchase(PurchaseRequest(
             world: try context.world(), bundleId: try context.pathValue("bundleId"), productId: body.productId, customer: body.customer,
             quantity: body.quantity ?? 1, appAccountToken: body.appAccountToken), offer: offer)
-        return try JSONResponse.ok(PurchaseResponse(
-            status: outcome.status, signedTransaction: outcome.transaction?.jws, transaction: outcome.transaction?.payload,
-            signedRenewalInfo: outcome.renewalInfo?.jws, renewalInfo: outcome.renewalInfo?.payload, pendingId: outcome.pendingId))
+        return Self.purchaseResponse(outcome)
+    }
+
+    /// Purchases are the hot path: the answer is written with `JSONWriter` (same fields as
+    /// `PurchaseResponse`), not `JSONEncoder`, which costs more than the signature on Linux.
+    static func purchaseResponse(_ outcome: PurchaseOutcome) -> Response {
+        var json = JSONWriter(capacity: 8192)
+        json.beginObject()
+        json.field("status", outcome.status)
+        json.field("signedTransaction", outcome.transaction?.jws)
+        if let transaction = outcome.transaction { json.raw("transaction", transaction.payload.jsonBytes) }
+        json.field("signedRenewalInfo", outcome.renewalInfo?.jws)
+        if let renewal = outcome.renewalInfo { json.raw("renewalInfo", renewal.payload.jsonBytes) }
+        json.field("pendingId", outcome.pendingId)
+        json.endObject()
+        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: json.bytes)))
     }
 
     func transactions(_ context: BasicRequestContext, scope: TransactionScope) async throws -> Response {
@@ -146,6 +160,7 @@ struct DeviceRoutes {
     }
 
     func appTransaction(_ context: BasicRequestContext) async throws -> Response {
+        try await store.checkSimulatedError("App Transaction", world: try context.world())
         let signed = try await store.appTransaction(
             bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), world: try context.world())
         return try JSONResponse.ok(AppTransactionResponse(signedAppTransaction: signed.jws, appTransaction: signed.payload))

@@ -12,6 +12,7 @@ struct Options {
     var signRoundSeconds = 0.5
     var allowDebug = false
     var subscribers = 100_000
+    var historyStore = 1_000_000
 
     static let usage = """
         usage: openstore-bench [--quick] [--only sign,bare,healthz,purchase,lifecycle|http] [--connections N]
@@ -24,6 +25,7 @@ struct Options {
           --rounds       HTTP rounds; each figure keeps its best (default 2)
           --customers    distinct customers the purchases are spread over (default 1000)
           --subscribers  monthly subscribers taken through a simulated year (default 100,000)
+          --history-store  transactions in the store for the history-page figure (default 1,000,000)
           --allow-debug  run even though this is a debug build
         """
 
@@ -48,11 +50,12 @@ struct Options {
                 options.signRounds = 2
                 options.signRoundSeconds = 0.2
                 options.subscribers = 5_000
+                options.historyStore = 50_000
             case "--only":
                 for name in try value(argument).split(separator: ",").map(String.init) {
                     switch name {
                     case "http": options.only.formUnion(["bare", "healthz", "purchase"])
-                    case "sign", "bare", "healthz", "purchase", "lifecycle": options.only.insert(name)
+                    case "sign", "bare", "healthz", "purchase", "lifecycle", "history", "notifications": options.only.insert(name)
                     default: throw BenchError("unknown measurement \(name)\n\(usage)")
                     }
                 }
@@ -63,6 +66,7 @@ struct Options {
             case "--rounds": options.rounds = Int(try number(argument))
             case "--allow-debug": options.allowDebug = true
             case "--subscribers": options.subscribers = Int(try number(argument))
+            case "--history-store": options.historyStore = Int(try number(argument))
             case "--help", "-h": throw BenchError(usage)
             default: throw BenchError("unknown argument \(argument)\n\(usage)")
             }

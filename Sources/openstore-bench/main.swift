@@ -70,7 +70,7 @@ if options.wantsHTTP {
         """)
     let http = HTTPBenchmark(
         connections: options.connections, warmUp: options.warmUp, duration: options.duration,
-        rounds: options.rounds, customers: options.customers, only: options.only.subtracting(["sign", "lifecycle"]))
+        rounds: options.rounds, customers: options.customers, only: options.only.subtracting(["sign", "lifecycle", "history", "notifications"]))
     do {
         let figures = try await http.run(log: { say("  " + $0) })
         if let bare = figures.bare {
@@ -124,6 +124,25 @@ if options.wantsHTTP {
         }
     } catch {
         say("HTTP benchmark failed: \(error)")
+        failed = true
+    }
+}
+
+if options.wants("history") {
+    say("\nhistory: Get Transaction History v2 pages (20 signed transactions) on the engine; 10,000-transaction customer in a store of \(options.historyStore)")
+    do {
+        let h = try await HistoryBenchmark(storeSize: options.historyStore, bigHistory: 10_000).run(log: { say("  " + $0) })
+        report.add(.init(
+            figure: "history page p99, 10k-history customer", measured: Report.ms(h.bigP99),
+            limit: "raw row read p99 " + Report.ms(h.rawReadP99), ratio: Report.ratio(h.bigP99 / h.rawReadP99),
+            target: "≤ 2.00 ms", met: h.bigP99 <= 2 ? "yes" : "NO"))
+        report.add(.init(
+            figure: "history page p50 / p99, 10-history customer", measured: Report.ms(h.smallP50) + " / " + Report.ms(h.smallP99)))
+        report.add(.init(
+            figure: "page cost at 10k vs 10 history (p50)", measured: Report.ratio(h.bigP50 / h.smallP50), limit: "", ratio: "",
+            target: "≤ 1.50×", met: h.bigP50 / h.smallP50 <= 1.5 ? "yes" : "NO"))
+    } catch {
+        say("history benchmark failed: \(error)")
         failed = true
     }
 }

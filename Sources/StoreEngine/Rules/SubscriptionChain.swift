@@ -88,3 +88,26 @@ public struct SubscriptionChain: Codable, Sendable, Equatable {
         nextEventMs = event == nil ? nil : ms
     }
 }
+
+extension SubscriptionChain {
+    /// Starts a fresh paid (or offer) period in `productId` now: what a first purchase after a
+    /// lapse, an upgrade and an immediate crossgrade share. Billing issues, price increases and
+    /// pending plan changes of the old period no longer apply.
+    public mutating func beginPeriod(productId: String, transactionId: Int64, startMs: Int64, expiresMs: Int64,
+                                     regularPriceMilliunits: Int64, offer: ActiveOffer?) {
+        self.productId = productId
+        autoRenewProductId = productId
+        autoRenewEnabled = true
+        state = .active
+        expirationIntent = nil
+        gracePeriodExpiresMs = nil
+        billingRetryEndsMs = nil
+        priceIncrease = nil
+        self.offer = offer
+        periodStartMs = startMs
+        self.expiresMs = expiresMs
+        renewalPriceMilliunits = regularPriceMilliunits
+        latestTransactionId = transactionId
+        schedule(.renewal, at: expiresMs)
+    }
+}

@@ -9,6 +9,14 @@ public struct ServerAPICaller: Sendable, Equatable {
     public var issuerId: String
     public var bundleId: String
     public var world: String
+
+    /// For tools and benchmarks that call the engine directly, without a bearer token.
+    public init(keyId: String, issuerId: String, bundleId: String, world: String) {
+        self.keyId = keyId
+        self.issuerId = issuerId
+        self.bundleId = bundleId
+        self.world = world
+    }
 }
 
 /// Why a caller was refused before any endpoint ran. Apple answers each with a bare HTTP 401.

@@ -39,7 +39,7 @@ public enum TimeRate: Sendable, Equatable, Codable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .apple(let rate): "\(rate.name) (\(rate.rawValue))"
-        case .multiplier(let factor): "\(factor)x"
+        case .multiplier(let factor): factor == factor.rounded() && abs(factor) < 1e15 ? "\(Int64(factor))x" : "\(factor)x"
         }
     }
 }

@@ -7,8 +7,6 @@ import StoreEngine
 /// Apple's contract, so not in our `openapi.json`; see docs/server-api.md. Every request is
 /// authenticated by `ServerAPIGateway`; every answer is Apple's shape, errors included.
 ///
-/// Not served yet: Get All Subscription Statuses, the notification endpoints (test notification,
-/// notification history) and the renewal-date extensions.
 struct ServerAPIRoutes {
     let store: AppStore
     let gateway: ServerAPIGateway
@@ -29,6 +27,7 @@ struct ServerAPIRoutes {
     func register(on router: Router<BasicRequestContext>) {
         let api = router.group("inApps").add(middleware: ServerAPIErrorMiddleware())
         ServerAPINotificationRoutes(store: store, gateway: gateway).register(on: api)
+        ServerAPISubscriptionRoutes(store: store, gateway: gateway).register(on: api)
         for version in TransactionHistoryVersion.allCases {
             api.get("\(version.rawValue)/history/:transactionId") { request, context in
                 try await authenticated(request) { caller in

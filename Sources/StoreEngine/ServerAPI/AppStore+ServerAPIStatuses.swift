@@ -1,0 +1,47 @@
+import Foundation
+import StoreModel
+
+/// Get All Subscription Statuses (`GET /inApps/v1/subscriptions/{transactionId}`).
+public struct StatusResponse: Codable, Sendable, Equatable {
+    public struct LastTransactionsItem: Codable, Sendable, Equatable {
+        public var status: Int
+        public var originalTransactionId: String
+        public var signedTransactionInfo: String
+        public var signedRenewalInfo: String
+    }
+    public struct SubscriptionGroupIdentifierItem: Codable, Sendable, Equatable {
+        public var subscriptionGroupIdentifier: String
+        public var lastTransactions: [LastTransactionsItem]
+    }
+    public var environment: String
+    public var bundleId: String
+    public var appAppleId: Int64
+    public var data: [SubscriptionGroupIdentifierItem]
+}
+
+extension AppStore {
+    /// Every subscription group the customer behind any of their transaction IDs has subscribed
+    /// to, with the latest transaction and renewal info of each subscription; `status` filters.
+    public func allSubscriptionStatuses(anyTransactionId: String, statusFilter: [String], caller: ServerAPICaller) async throws -> StatusResponse {
+        var wanted: Set<Int> = []
+        for text in statusFilter {
+            guard let value = Int(text), SubscriptionStatus(rawValue: value) != nil else {
+                throw ServerAPIError(code: 4_000_031, message: "Invalid request. The status parameter is invalid.")
+            }
+            wanted.insert(value)
+        }
+        let found = try await serverAPITransaction(anyTransactionId, caller: caller)
+        let items = try await subscriptionStatuses(bundleId: found.app.bundleId, customer: found.record.customer, world: caller.world)
+        var groups: [String: [StatusResponse.LastTransactionsItem]] = [:]
+        var order: [String] = []
+        for item in items where wanted.isEmpty || wanted.contains(item.status.rawValue) {
+            if groups[item.groupId] == nil { order.append(item.groupId) }
+            groups[item.groupId, default: []].append(.init(
+                status: item.status.rawValue, originalTransactionId: item.originalTransactionId,
+                signedTransactionInfo: item.transaction.jws, signedRenewalInfo: item.renewalInfo.jws))
+        }
+        return StatusResponse(
+            environment: found.app.environment.rawValue, bundleId: found.app.bundleId, appAppleId: found.app.appAppleId,
+            data: order.map { .init(subscriptionGroupIdentifier: $0, lastTransactions: groups[$0] ?? []) })
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import StoreEngine
+import StoreModel
+import StoreStorage
+
+/// Issue 4's figure: a Transaction History page (20 signed transactions) for a customer with
+/// 10,000 transactions in a store of 1,000,000, against the same page for a customer with 10,
+/// measured on the engine's Server API entry point (auth excluded) beside the bare row read.
+struct HistoryBenchmark {
+    var storeSize: Int
+    var bigHistory: Int
+
+    struct Figures {
+        var storeSize: Int
+        var bigHistory: Int
+        var bigP50: Double, bigP99: Double
+        var smallP50: Double, smallP99: Double
+        var rawReadP99: Double
+        var loadSeconds: Double
+    }
+
+    func run(log: (String) -> Void) async throws -> Figures {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openstore-bench-history-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try await StoreDatabase.open(path: folder.appendingPathComponent("store.sqlite").path)
+        let app = try StoreApp(bundleId: "com.example.bench", appAppleId: 1, environment: .sandbox, name: "Bench", catalogJSON: LifecycleBenchmark.consumableCatalog)
+        let store = try await AppStore.open(database: database, apps: [app], runScheduler: false)
+
+        // Load: real purchases for the two measured customers; the rest of the store in bulk rows.
+        let loadStart = Date()
+        let template = try require(try await store.purchase(PurchaseRequest(bundleId: app.bundleId, productId: "bench.coins", customer: "small")).transaction?.payload, "purchase")
+        for _ in 1..<10 { _ = try await store.purchase(PurchaseRequest(bundleId: app.bundleId, productId: "bench.coins", customer: "small")) }
+        var nextId: Int64 = 3_000_000_000_000_000
+        var nextSeq: Int64 = 1_000_000_000
+        func rows(customer: String, count: Int) -> [TransactionRecord] {
+            (0..<count).map { _ in
+                nextId += 1
+                nextSeq += 1
+                var payload = template
+                payload.transactionId = String(nextId)
+                payload.originalTransactionId = String(nextId)
+                return TransactionRecord(
+                    id: nextId, world: AppStore.defaultWorld, seq: nextSeq, originalId: nextId, bundleId: app.bundleId,
+                    customer: customer, productId: "bench.coins", productKind: ProductKind.consumable.rawValue, groupId: nil,
+                    purchaseMs: payload.purchaseDate, expiresMs: nil, revokedMs: nil, finished: false, orderId: "B\(nextSeq)",
+                    ownership: "PURCHASED", payload: String(decoding: payload.jsonBytes, as: UTF8.self))
+            }
+        }
+        try await database.write(WriteBatch(transactions: rows(customer: "big", count: bigHistory)))
+        var loaded = bigHistory + 10
+        while loaded < storeSize {
+            let chunk = min(5_000, storeSize - loaded)
+            try await database.write(WriteBatch(transactions: rows(customer: "other-\(loaded / 50)", count: chunk)))
+            loaded += chunk
+        }
+        let loadSeconds = Date().timeIntervalSince(loadStart)
+        log(String(format: "loaded %d transactions in %.1f s", loaded, loadSeconds))
+
+        let caller = ServerAPICaller(keyId: "BENCH", issuerId: "bench", bundleId: app.bundleId, world: AppStore.defaultWorld)
+        let bigId = String(nextId - Int64(storeSize - bigHistory - 10) + 1)
+        let smallId = template.transactionId
+        func measure(_ anyId: String, pages: Int) async throws -> [Double] {
+            var samples: [Double] = []
+            for _ in 0..<pages {
+                let start = DispatchTime.now().uptimeNanoseconds
+                let page = try await store.transactionHistory(anyTransactionId: anyId, request: TransactionHistoryRequest(), version: .v2, caller: caller)
+                samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+                precondition(!page.signedTransactions.isEmpty)
+            }
+            return samples.sorted()
+        }
+        _ = try await measure(bigId, pages: 50)
+        let big = try await measure(bigId, pages: 500)
+        let small = try await measure(smallId, pages: 500)
+        var raw: [Double] = []
+        for _ in 0..<500 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = try await database.transaction(id: nextId)
+            raw.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        raw.sort()
+        await store.shutdown()
+        await database.close()
+        func pct(_ values: [Double], _ p: Double) -> Double { values[min(values.count - 1, Int(Double(values.count) * p))] }
+        return Figures(
+            storeSize: loaded, bigHistory: bigHistory, bigP50: pct(big, 0.5), bigP99: pct(big, 0.99),
+            smallP50: pct(small, 0.5), smallP99: pct(small, 0.99), rawReadP99: pct(raw, 0.99), loadSeconds: loadSeconds)
+    }
+}
+
+extension LifecycleBenchmark {
+    static let consumableCatalog = """
+    { "products" : [ { "displayPrice" : "0.99", "familyShareable" : false, "internalID" : "C1",
+        "localizations" : [ { "description" : "Coins", "displayName" : "Coins", "locale" : "en_US" } ],
+        "productID" : "bench.coins", "referenceName" : "Coins", "type" : "Consumable" } ],
+      "settings" : { "_storefront" : "USA", "_locale" : "en_US" }, "subscriptionGroups" : [ ],
+      "version" : { "major" : 3, "minor" : 0 } }
+    """
+}
+
+/// `#require` for a benchmark: stop with a clear message instead of a crash trace.
+func require<T>(_ value: T?, _ what: String = "value") throws -> T {
+    guard let value else { throw BenchError("missing \(what)") }
+    return value
+}
