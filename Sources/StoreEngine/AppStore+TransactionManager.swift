@@ -149,3 +149,11 @@ extension World {
             .sorted { $0.originalTransactionId < $1.originalTransactionId }
     }
 }
+
+extension AppStore {
+    /// Whether the world simulates the "Verification" failure: signed data handed to devices
+    /// should then fail verification.
+    public func simulatesVerificationFailure(world: String = AppStore.defaultWorld) async throws -> Bool {
+        try await self.world(world).settings.simulatedErrors["Verification"] != nil
+    }
+}

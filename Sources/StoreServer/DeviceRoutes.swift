@@ -121,7 +121,11 @@ struct DeviceRoutes {
         let outcome = try await store.purchase(PurchaseRequest(
             world: try context.world(), bundleId: try context.pathValue("bundleId"), productId: body.productId, customer: body.customer,
             quantity: body.quantity ?? 1, appAccountToken: body.appAccountToken), offer: offer)
-        return Self.purchaseResponse(outcome)
+        var answer = outcome
+        if try await store.simulatesVerificationFailure(world: try context.world()) {
+            answer.transaction?.jws = VerificationFault.apply(outcome.transaction?.jws ?? "", true)
+        }
+        return Self.purchaseResponse(answer)
     }
 
     /// Purchases are the hot path: the answer is written with `JSONWriter` (same fields as
@@ -143,7 +147,8 @@ struct DeviceRoutes {
         struct Body: Encodable { var signedTransactions: [String] }
         let list = try await store.transactions(
             bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), scope: scope, world: try context.world())
-        return try JSONResponse.ok(Body(signedTransactions: list.map(\.jws)))
+        let corrupt = try await store.simulatesVerificationFailure(world: try context.world())
+        return try JSONResponse.ok(Body(signedTransactions: list.map { VerificationFault.apply($0.jws, corrupt) }))
     }
 
     func finish(_ context: BasicRequestContext) async throws -> Response {

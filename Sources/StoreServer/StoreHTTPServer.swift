@@ -26,6 +26,7 @@ public struct StoreHTTPServer: Sendable {
         router.get("healthz") { _, _ in try JSONResponse.ok(["status": "ok"]) }
         router.get("openapi.json") { _, _ in try OpenAPIDocument.response() }
         DeviceRoutes(store: store).register(on: router)
+        DeviceSubscriptionRoutes(store: store).register(on: router)
         ServerAPIRoutes(store: store).register(on: router)
         OfferRoutes(store: store, token: adminToken).register(on: router)
         FamilyRoutes(store: store, token: adminToken).register(on: router)

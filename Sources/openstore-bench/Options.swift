@@ -12,10 +12,12 @@ struct Options {
     var signRoundSeconds = 0.5
     var allowDebug = false
     var subscribers = 100_000
+    /// Notifications in the backlog the delivery benchmark drains.
+    var backlog = 1_000_000
     var historyStore = 1_000_000
 
     static let usage = """
-        usage: openstore-bench [--quick] [--only sign,bare,healthz,purchase,lifecycle|http] [--connections N]
+        usage: openstore-bench [--quick] [--only sign,bare,healthz,purchase,lifecycle,notifications|http] [--connections N]
                                [--duration SECONDS] [--warm-up SECONDS] [--rounds N] [--customers N] [--subscribers N] [--allow-debug]
           --quick        short smoke run (about 10 s); figures are rougher
           --only         run only these measurements (comma-separated)
@@ -26,6 +28,7 @@ struct Options {
           --customers    distinct customers the purchases are spread over (default 1000)
           --subscribers  monthly subscribers taken through a simulated year (default 100,000)
           --history-store  transactions in the store for the history-page figure (default 1,000,000)
+          --backlog      notifications the delivery benchmark drains (default 1,000,000)
           --allow-debug  run even though this is a debug build
         """
 
@@ -50,6 +53,7 @@ struct Options {
                 options.signRounds = 2
                 options.signRoundSeconds = 0.2
                 options.subscribers = 5_000
+                options.backlog = 20_000
                 options.historyStore = 50_000
             case "--only":
                 for name in try value(argument).split(separator: ",").map(String.init) {
@@ -66,6 +70,7 @@ struct Options {
             case "--rounds": options.rounds = Int(try number(argument))
             case "--allow-debug": options.allowDebug = true
             case "--subscribers": options.subscribers = Int(try number(argument))
+            case "--backlog": options.backlog = Int(try number(argument))
             case "--history-store": options.historyStore = Int(try number(argument))
             case "--help", "-h": throw BenchError(usage)
             default: throw BenchError("unknown argument \(argument)\n\(usage)")
