@@ -9,6 +9,11 @@ import StoreSigning
 import StoreStorage
 import Synchronization
 
+/// Requests the benchmark's receiver has answered.
+final class Counter: Sendable {
+    let value = Atomic<Int>(0)
+}
+
 /// Server notifications (issue 5 §6): deliveries per second from the outbox to a loopback receiver
 /// and the time to drain a backlog, beside what bounds them, measured in the same run: the raw
 /// JWS signing rate (each subscription notification signs three JWS) and the receiver's own rate
@@ -29,14 +34,14 @@ struct NotificationBenchmark {
     }
 
     func run(log: (String) -> Void) async throws -> Figures {
-        let received = Atomic<Int>(0)
-        let router = Router()
-        router.post("notify") { request, _ in
-            _ = try await request.body.collect(upTo: 1 << 20)
-            received.add(1, ordering: .relaxed)
-            return Response(status: .ok)
-        }
+        let received = Counter()
         let receiver = try await RunningServer.start { ready in
+            let router = Router()
+            router.post("notify") { request, _ in
+                _ = try await request.body.collect(upTo: 1 << 20)
+                received.value.add(1, ordering: .relaxed)
+                return Response(status: .ok)
+            }
             let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                                   onServerRunning: { await ready($0.localAddress?.port ?? 0) })
             try await app.runService(gracefulShutdownSignals: [])
@@ -103,7 +108,7 @@ struct NotificationBenchmark {
         }
         let fill = Date().timeIntervalSince(fillStart)
         log(String(format: "backlog of %d notifications written in %.1f s", backlog, fill))
-        received.store(0, ordering: .relaxed)
+        received.value.store(0, ordering: .relaxed)
         let service = NotificationDeliveryService(store: store, configuration: .init(timeoutSeconds: 10, concurrency: concurrency, batchSize: 4000))
         let drainStart = Date()
         var lastReport = drainStart
@@ -112,12 +117,12 @@ struct NotificationBenchmark {
             if sent == 0 { break }
             if Date().timeIntervalSince(lastReport) > 10 {
                 lastReport = Date()
-                log(String(format: "  … %d delivered after %.0f s", received.load(ordering: .relaxed), lastReport.timeIntervalSince(drainStart)))
+                log(String(format: "  … %d delivered after %.0f s", received.value.load(ordering: .relaxed), lastReport.timeIntervalSince(drainStart)))
             }
         }
         let drain = Date().timeIntervalSince(drainStart)
         await service.shutdown()
-        let delivered = received.load(ordering: .relaxed)
+        let delivered = received.value.load(ordering: .relaxed)
         guard delivered >= backlog else { throw BenchError("only \(delivered) of \(backlog) notifications arrived") }
         await store.shutdown()
         await database.close()
