@@ -28,6 +28,7 @@ extension AppStore {
 
     public func deleteWorld(_ id: String) async throws {
         try await worlds.delete(id)
+        NotificationURLBook.shared.invalidate(database: database, world: id)
     }
 
     /// `resetToDefaultState()` plus `clearTransactions()`: every purchase, customer and override
@@ -35,6 +36,7 @@ extension AppStore {
     public func resetWorld(_ id: String) async throws -> WorldInfo {
         let world = try await world(id)
         try await world.reset()
+        NotificationURLBook.shared.invalidate(database: database, world: id)
         return await world.info()
     }
 

@@ -9,11 +9,18 @@ import StoreStorage
 /// URL for their environment in this world get none, as at Apple.
 extension World {
     func prepareNotifications(_ batch: inout WriteBatch) async throws {
+        let book = NotificationURLBook.shared
+        let urls: [String: String]
+        if let cached = book.cached(database: env.database, world: id) {
+            urls = cached
+        } else {
+            urls = try await book.urls(database: env.database, world: id)
+        }
+        guard !urls.isEmpty else { return }
         var rows: [NotificationWrite] = []
         for event in batch.events {
             guard let app = env.apps[event.bundleId],
-                  try await NotificationURLBook.shared.url(
-                    database: env.database, world: id, bundleId: app.bundleId, environment: app.environment.rawValue) != nil
+                  urls[NotificationURLBook.key(bundleId: app.bundleId, environment: app.environment.rawValue)] != nil
             else { continue }
             rows.append(.emit(try await notificationRecord(for: event, app: app, batch: batch)))
         }

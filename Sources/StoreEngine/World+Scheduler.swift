@@ -14,8 +14,22 @@ extension World {
         try await advance(to: nowMs())
     }
 
-    /// Applies events due up to `limitMs`, oldest first, each at its own due time.
+    /// Applies events due up to `limitMs`, oldest first, each at its own due time. One catch-up
+    /// runs at a time: a caller returns only once every event it saw due is durable, even when
+    /// the background driver popped them first.
     func advance(to limitMs: Int64) async throws {
+        while let running = advancing {
+            _ = try? await running.value
+            // Its owner may not have resumed yet to clear it; a finished catch-up no longer blocks.
+            if advancing == running { advancing = nil }
+        }
+        let task = Task { try await self.applyDueEvents(upTo: limitMs) }
+        advancing = task
+        defer { if advancing == task { advancing = nil } }
+        try await task.value
+    }
+
+    private func applyDueEvents(upTo limitMs: Int64) async throws {
         while let next = agenda.next, next.due <= limitMs {
             var batch = WriteBatch()
             var applied = 0

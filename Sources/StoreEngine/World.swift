@@ -39,6 +39,8 @@ actor World {
     var chainsLoaded: Set<CustomerKey> = []
     var agenda = EventAgenda()
     var driver: Task<Void, Never>?
+    /// The catch-up in progress, if any (see `advance(to:)`).
+    var advancing: Task<Void, any Error>?
 
     struct ChainKey: Hashable, Sendable {
         var bundleId: String

@@ -38,7 +38,7 @@ public enum SendAttemptResult: String, Sendable, CaseIterable {
                 self = .circularRedirect
             } else if [.invalidURL, .emptyHost, .emptyScheme].contains(error) {
                 self = .other
-            } else if error == .bodyLengthMismatch || error == .chunkedSpecifiedMultipleTimes {
+            } else if error == .bodyLengthMismatch {
                 self = .invalidResponse
             } else {
                 self = Self.byName(error)

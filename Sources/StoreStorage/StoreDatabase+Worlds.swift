@@ -3,7 +3,7 @@ import SQLKit
 /// Worlds: isolated namespaces of customers, purchases, clock and settings.
 extension StoreDatabase {
     /// Tables whose rows belong to a world (all carry a `world` column).
-    static let worldTables = ["customers", "app_transactions", "transactions", "subscriptions", "lifecycle_events", "world_records"]
+    static let worldTables = ["customers", "app_transactions", "transactions", "subscriptions", "lifecycle_events", "world_records", "notifications"]
 
     public func worlds() async throws -> [(id: String, createdMs: Int64, config: String)] {
         try await readSQL.raw("SELECT id, created_ms, config FROM worlds ORDER BY created_ms, id").all().map {

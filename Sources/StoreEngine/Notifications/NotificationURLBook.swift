@@ -3,34 +3,46 @@ import Synchronization
 
 /// The apps' notification URLs per world and environment, kept as world documents (kind
 /// `notification_url`, key `bundleId\nenvironment`) and cached here so that every commit with
-/// App Store events can ask "is anyone listening?" without a database read.
+/// App Store events can ask "is anyone listening?" without a database read, and without leaving
+/// the world actor: `World.commit` must not suspend more than it has to, because a reader that
+/// runs meanwhile reads the database before the batch is in it.
 /// Keyed by database path: one process may open several stores (tests), each with its own worlds.
-/// Entries live one second, so a world reset or deletion (which removes the documents) is seen soon
-/// without a hook into those paths; changes made here invalidate at once.
+/// Loaded once per world; changes made through `AppStore.setNotificationURL` invalidate it.
 final class NotificationURLBook: Sendable {
     static let shared = NotificationURLBook()
     static let kind = "notification_url"
-    static let lifetime: ContinuousClock.Duration = .seconds(1)
 
-    private let cache = Mutex<[String: (urls: [String: String], loaded: ContinuousClock.Instant)]>([:])
+    private let cache = Mutex<[String: [String: String]]>([:])
 
     static func key(bundleId: String, environment: String) -> String { "\(bundleId)\n\(environment)" }
 
-    func url(database: StoreDatabase, world: String, bundleId: String, environment: String) async throws -> String? {
-        let scope = database.path + "\u{0}" + world
-        let key = Self.key(bundleId: bundleId, environment: environment)
-        let now = ContinuousClock.now
-        if let known = cache.withLock({ $0[scope] }), now - known.loaded < Self.lifetime { return known.urls[key] }
+    private static func scope(_ database: StoreDatabase, _ world: String) -> String { database.path + "\u{0}" + world }
+
+    /// The world's URLs if loaded, synchronously (no suspension on the caller's actor).
+    func cached(database: StoreDatabase, world: String) -> [String: String]? {
+        cache.withLock { $0[Self.scope(database, world)] }
+    }
+
+    func urls(database: StoreDatabase, world: String) async throws -> [String: String] {
+        if let known = cached(database: database, world: world) { return known }
         var loaded: [String: String] = [:]
         for record in try await database.worldRecords(world: world, kind: Self.kind) where !record.value.isEmpty {
             loaded[record.key] = record.value
         }
-        cache.withLock { $0[scope] = (loaded, now) }
-        return loaded[key]
+        let scope = Self.scope(database, world)
+        return cache.withLock { cache in
+            if let known = cache[scope] { return known }
+            cache[scope] = loaded
+            return loaded
+        }
     }
 
-    /// Forgets a world's URLs (after a change, a reset or a deletion); the next lookup reloads.
+    func url(database: StoreDatabase, world: String, bundleId: String, environment: String) async throws -> String? {
+        try await urls(database: database, world: world)[Self.key(bundleId: bundleId, environment: environment)]
+    }
+
+    /// Forgets a world's URLs (after a change); the next lookup reloads.
     func invalidate(database: StoreDatabase, world: String) {
-        _ = cache.withLock { $0.removeValue(forKey: database.path + "\u{0}" + world) }
+        _ = cache.withLock { $0.removeValue(forKey: Self.scope(database, world)) }
     }
 }
