@@ -61,8 +61,9 @@ extension StoreDatabase {
         try await readSQL.raw("""
             SELECT * FROM subscriptions
             WHERE world = \(bind: world) AND bundle_id = \(bind: bundleId) AND customer = \(bind: customer)
-            ORDER BY original_id
-            """).all().map(Self.subscription(from:))
+            """).all().map(Self.subscription(from:)).sorted { $0.originalId < $1.originalId }
+        // Sorted here, not in SQL: with ORDER BY original_id SQLite prefers the primary key and
+        // scans every subscription of the world (a purchase got slower with each customer).
     }
 
     public func subscription(world: String, originalId: Int64) async throws -> SubscriptionRecord? {
