@@ -23,4 +23,19 @@ actor KeyedSerializer {
             busy.remove(key)
         }
     }
+
+    /// Runs `body` holding `key`, releasing it however `body` ends.
+    func serialized<T: Sendable>(
+        _ key: String, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    ) async throws -> T {
+        await acquire(key)
+        do {
+            let result = try await body()
+            await release(key)
+            return result
+        } catch {
+            await release(key)
+            throw error
+        }
+    }
 }

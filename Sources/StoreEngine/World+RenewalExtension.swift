@@ -23,14 +23,8 @@ extension World {
     /// subscription answers with the first result and changes nothing.
     func extendRenewalDate(bundleId: String, originalTransactionId: Int64, order: ExtensionOrder) async throws -> ExtendRenewalDateResponse {
         let lockKey = "\(id)\u{0}\(bundleId)\u{0}\(originalTransactionId)"
-        await Self.extensionQueue.acquire(lockKey)
-        do {
-            let response = try await extendLocked(bundleId: bundleId, originalTransactionId: originalTransactionId, order: order)
-            await Self.extensionQueue.release(lockKey)
-            return response
-        } catch {
-            await Self.extensionQueue.release(lockKey)
-            throw error
+        return try await Self.extensionQueue.serialized(lockKey) {
+            try await extendLocked(bundleId: bundleId, originalTransactionId: originalTransactionId, order: order)
         }
     }
 
@@ -76,14 +70,8 @@ extension World {
     func massExtend(bundleId: String, productId: String, storefronts: Set<String>?, order: ExtensionOrder) async throws -> MassExtendRenewalDateStatusResponse {
         let recordKey = "\(bundleId)\n\(productId)\n\(order.requestIdentifier)"
         let lockKey = "\(id)\u{0}mass\u{0}\(recordKey)"
-        await Self.extensionQueue.acquire(lockKey)
-        do {
-            let status = try await massExtendLocked(bundleId: bundleId, productId: productId, storefronts: storefronts, order: order, recordKey: recordKey)
-            await Self.extensionQueue.release(lockKey)
-            return status
-        } catch {
-            await Self.extensionQueue.release(lockKey)
-            throw error
+        return try await Self.extensionQueue.serialized(lockKey) {
+            try await massExtendLocked(bundleId: bundleId, productId: productId, storefronts: storefronts, order: order, recordKey: recordKey)
         }
     }
 

@@ -20,14 +20,8 @@ extension World {
     /// Asks for the prompt for `appVersion`; a prompt that shows is recorded at the world's time.
     func requestReview(bundleId: String, customer: String, appVersion: String) async throws -> ReviewPromptDecision {
         let lockKey = "\(id)\u{0}\(bundleId)\u{0}\(customer)"
-        await Self.reviewPromptQueue.acquire(lockKey)
-        do {
-            let decision = try await decideReviewPrompt(bundleId: bundleId, customer: customer, appVersion: appVersion)
-            await Self.reviewPromptQueue.release(lockKey)
-            return decision
-        } catch {
-            await Self.reviewPromptQueue.release(lockKey)
-            throw error
+        return try await Self.reviewPromptQueue.serialized(lockKey) {
+            try await decideReviewPrompt(bundleId: bundleId, customer: customer, appVersion: appVersion)
         }
     }
 
