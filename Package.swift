@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "StoreEngine", targets: ["StoreEngine"]),
         .library(name: "StoreServer", targets: ["StoreServer"]),
         .library(name: "StoreNotifications", targets: ["StoreNotifications"]),
+        .library(name: "StoreViews", targets: ["StoreViews"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
@@ -57,9 +58,11 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
+        // StoreView, ProductView, SubscriptionStoreView as HTML. Renders data; never touches storage.
+        .target(name: "StoreViews", dependencies: ["StoreModel"], swiftSettings: strict),
         // HTTP: device API, admin API, Server API. No business rules here.
         .target(name: "StoreServer", dependencies: [
-            "StoreEngine", "StoreModel", "StoreSigning", "StoreNotifications",
+            "StoreEngine", "StoreModel", "StoreSigning", "StoreNotifications", "StoreViews",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -83,6 +86,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         .testTarget(name: "StoreModelTests", dependencies: ["StoreModel"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "StoreViewsTests", dependencies: ["StoreViews", "StoreModel"], swiftSettings: strict),
         .testTarget(name: "StoreSigningTests", dependencies: ["StoreSigning"], swiftSettings: strict),
         .testTarget(name: "StoreStorageTests", dependencies: ["StoreStorage", "StoreModel"], swiftSettings: strict),
         .testTarget(name: "StoreEngineTests", dependencies: ["StoreEngine", "StoreModel", "StoreSigning", "StoreStorage"], swiftSettings: strict),

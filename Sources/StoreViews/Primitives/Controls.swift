@@ -1,0 +1,75 @@
+/// A button whose action runs on the server: the page posts the button's ID, the server renders
+/// the page again and runs the closure registered under that ID. Works with JavaScript off.
+public struct Button<Label: View>: PrimitiveView {
+    let action: () -> Void
+    let label: Label
+    let role: ButtonRole?
+
+    public init(role: ButtonRole? = nil, action: @escaping () -> Void, @ViewBuilder label: () -> Label) {
+        self.action = action
+        self.label = label()
+        self.role = role
+    }
+
+    public func _render(_ context: RenderContext, _ html: HTMLWriter) {
+        let id = context.session.actions.register(action)
+        ActionForm(url: context.session.actionURL, action: id, className: "sk-button" + (role == .cancel ? " sk-button-cancel" : ""))
+            .render(context, html) { label._render(context, html) }
+    }
+}
+
+extension Button where Label == Text {
+    public init(_ title: String, role: ButtonRole? = nil, action: @escaping () -> Void) {
+        self.init(role: role, action: action) { Text(title) }
+    }
+}
+
+public enum ButtonRole: Sendable { case cancel, destructive }
+
+/// A link. Only web, relative and mail addresses are kept; anything else (`javascript:`) becomes `#`.
+public struct Link<Label: View>: PrimitiveView {
+    let destination: String
+    let label: Label
+    public init(destination: String, @ViewBuilder label: () -> Label) {
+        self.destination = destination
+        self.label = label()
+    }
+    public func _render(_ context: RenderContext, _ html: HTMLWriter) {
+        html.open("a", [("class", "sk-link"), ("href", Self.safe(destination))])
+        label._render(context, html)
+        html.close("a")
+    }
+
+    static func safe(_ url: String) -> String {
+        let lower = url.lowercased()
+        if lower.hasPrefix("https://") || lower.hasPrefix("http://") || lower.hasPrefix("mailto:") || lower.hasPrefix("/")
+            || lower.hasPrefix("#") || lower.hasPrefix("?") { return url }
+        return "#"
+    }
+}
+
+extension Link where Label == Text {
+    public init(_ title: String, destination: String) {
+        self.init(destination: destination) { Text(title) }
+    }
+}
+
+/// A one-button POST form: `<form><input name=action><button>`. Every store action is one of these.
+struct ActionForm {
+    let url: String
+    let action: String
+    var className = "sk-button"
+    var label: String?
+    var extraFields: [(String, String)] = []
+    var disabled = false
+
+    func render(_ context: RenderContext, _ html: HTMLWriter, content: () -> Void) {
+        html.open("form", [("method", "post"), ("action", url), ("class", "sk-action-form")])
+        for (name, value) in extraFields { html.open("input", [("type", "hidden"), ("name", name), ("value", value)]) }
+        html.open("button", [("type", "submit"), ("name", "action"), ("value", action), ("class", className),
+                             ("aria-label", label), ("disabled", disabled ? "" : nil)])
+        content()
+        html.close("button")
+        html.close("form")
+    }
+}

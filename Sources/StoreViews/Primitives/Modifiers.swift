@@ -1,0 +1,60 @@
+/// Presentation modifiers for marketing content. Each wraps its content in one element carrying
+/// CSS built from numbers and fixed names only.
+public struct StyledView<Content: View>: PrimitiveView {
+    let content: Content
+    let className: String?
+    let style: String?
+    let tag: String
+    var attributes: [(String, String?)] = []
+
+    public func _render(_ context: RenderContext, _ html: HTMLWriter) {
+        html.open(tag, [("class", className), ("style", style)] + attributes)
+        content._render(context, html)
+        html.close(tag)
+    }
+}
+
+public enum TextAlignment: String, Sendable { case leading = "start", center, trailing = "end" }
+
+public struct RectangleShape: Sendable { let radius: Double }
+extension RectangleShape {
+    public static func rect(cornerRadius: Double) -> RectangleShape { RectangleShape(radius: cornerRadius) }
+    public static var capsule: RectangleShape { RectangleShape(radius: 9999) }
+}
+
+extension View {
+    public func font(_ font: Font) -> EnvironmentWriter<Self> {
+        transformEnvironment { $0.font = font }
+    }
+    public func bold() -> StyledView<Self> { StyledView(content: self, className: "sk-bold", style: nil, tag: "div") }
+    public func foregroundStyle(_ style: some ShapeStyle) -> StyledView<Self> {
+        StyledView(content: self, className: "sk-fg", style: "color:\(style.cssColor)", tag: "div")
+    }
+    public func padding(_ length: Double = 16) -> StyledView<Self> {
+        StyledView(content: self, className: "sk-pad", style: "padding:\(Int(length))px", tag: "div")
+    }
+    public func background(_ style: some ShapeStyle) -> StyledView<Self> {
+        StyledView(content: self, className: "sk-bg", style: "background:\(style.cssBackground)", tag: "div")
+    }
+    public func multilineTextAlignment(_ alignment: TextAlignment) -> StyledView<Self> {
+        StyledView(content: self, className: "sk-talign", style: "text-align:\(alignment.rawValue)", tag: "div")
+    }
+    public func frame(maxWidth: Double? = nil, minHeight: Double? = nil) -> StyledView<Self> {
+        var css = ""
+        if let maxWidth { css += maxWidth.isInfinite ? "width:100%;" : "max-width:\(Int(maxWidth))px;margin-inline:auto;" }
+        if let minHeight { css += "min-height:\(Int(minHeight))px;" }
+        return StyledView(content: self, className: "sk-frame", style: css, tag: "div")
+    }
+    public func clipShape(_ shape: RectangleShape) -> StyledView<Self> {
+        StyledView(content: self, className: "sk-clip", style: "border-radius:\(Int(shape.radius))px;overflow:hidden", tag: "div")
+    }
+    /// A CSS class of your own stylesheet's (letters, digits, `-` and `_` only).
+    public func cssClass(_ name: String) -> StyledView<Self> {
+        let safe = String(name.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == " ") })
+        return StyledView(content: self, className: safe, style: nil, tag: "div")
+    }
+    /// Hides decoration from screen readers.
+    public func accessibilityHidden(_ hidden: Bool) -> StyledView<Self> {
+        StyledView(content: self, className: nil, style: nil, tag: "div", attributes: [("aria-hidden", hidden ? "true" : nil)])
+    }
+}

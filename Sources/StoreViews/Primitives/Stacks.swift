@@ -1,0 +1,94 @@
+public enum HorizontalAlignment: String, Sendable { case leading, center, trailing }
+public enum VerticalAlignment: String, Sendable { case top, center, bottom }
+
+/// Children one above the other.
+public struct VStack<Content: View>: PrimitiveView {
+    let alignment: HorizontalAlignment
+    let spacing: Double?
+    let content: Content
+    public init(alignment: HorizontalAlignment = .center, spacing: Double? = nil, @ViewBuilder content: () -> Content) {
+        self.alignment = alignment
+        self.spacing = spacing
+        self.content = content()
+    }
+    public func _render(_ context: RenderContext, _ html: HTMLWriter) {
+        html.open("div", [("class", "sk-vstack sk-align-\(alignment.rawValue)"), ("style", spacing.map { "gap:\(Int($0))px" })])
+        content._render(context, html)
+        html.close("div")
+    }
+}
+
+/// Children side by side; wraps on narrow screens.
+public struct HStack<Content: View>: PrimitiveView {
+    let alignment: VerticalAlignment
+    let spacing: Double?
+    let content: Content
+    public init(alignment: VerticalAlignment = .center, spacing: Double? = nil, @ViewBuilder content: () -> Content) {
+        self.alignment = alignment
+        self.spacing = spacing
+        self.content = content()
+    }
+    public func _render(_ context: RenderContext, _ html: HTMLWriter) {
+        html.open("div", [("class", "sk-hstack sk-valign-\(alignment.rawValue)"), ("style", spacing.map { "gap:\(Int($0))px" })])
+        content._render(context, html)
+        html.close("div")
+    }
+}
+
+/// Flexible space in a stack.
+public struct Spacer: PrimitiveView {
+    public init() {}
+    public func _render(_ context: RenderContext, _ html: HTMLWriter) {
+        html.element("span", [("class", "sk-spacer"), ("aria-hidden", "true")], text: "")
+    }
+}
+
+/// A thin separating line.
+public struct Divider: PrimitiveView {
+    public init() {}
+    public func _render(_ context: RenderContext, _ html: HTMLWriter) { html.open("hr", [("class", "sk-divider")]) }
+}
+
+/// A scrolling region; on the web the page itself scrolls, so this is a plain block.
+public struct ScrollView<Content: View>: PrimitiveView {
+    let content: Content
+    public init(@ViewBuilder content: () -> Content) { self.content = content() }
+    public func _render(_ context: RenderContext, _ html: HTMLWriter) {
+        html.open("div", [("class", "sk-scroll")])
+        content._render(context, html)
+        html.close("div")
+    }
+}
+
+/// A spinner, shown while store data loads.
+public struct ProgressView: PrimitiveView {
+    let label: String
+    public init(_ label: String = "Loading…") { self.label = label }
+    public func _render(_ context: RenderContext, _ html: HTMLWriter) {
+        html.open("div", [("class", "sk-progress"), ("role", "status"), ("aria-live", "polite")])
+        html.element("span", [("class", "sk-spinner"), ("aria-hidden", "true")], text: "")
+        html.element("span", [("class", "sk-progress-label")], text: label)
+        html.close("div")
+    }
+}
+
+/// An element of your own choosing, for marketing content beyond the SwiftUI vocabulary:
+/// `Element("h2", class: "hero") { Text("…") }`. Tag names are restricted to plain letters/digits.
+public struct Element<Content: View>: PrimitiveView {
+    let tag: String
+    let attributes: [(String, String?)]
+    let content: Content
+    public init(_ tag: String, class className: String? = nil, attributes: [(String, String?)] = [], @ViewBuilder content: () -> Content) {
+        let safe = tag.unicodeScalars.allSatisfy { ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) }
+        self.tag = safe && !tag.isEmpty ? tag : "div"
+        self.attributes = [("class", className)] + attributes.filter { name, _ in
+            !name.lowercased().hasPrefix("on") && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0 == "-") }
+        }
+        self.content = content()
+    }
+    public func _render(_ context: RenderContext, _ html: HTMLWriter) {
+        html.open(tag, attributes)
+        content._render(context, html)
+        html.close(tag)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import StoreModel
+
+/// The words and derived prices a store page shows next to a subscription's billed amount.
+/// English labels; product texts and currency formats come from the catalog and storefront.
+public enum PriceText {
+    /// "month", "2 months", "year".
+    public static func period(_ period: Product.SubscriptionPeriod) -> String {
+        period.value == 1 ? period.unit.rawValue : "\(period.value) \(period.unit.rawValue)s"
+    }
+
+    /// "/mo", "/yr", "/2 mo" — the compact visual form (hidden from screen readers).
+    public static func shortPeriod(_ period: Product.SubscriptionPeriod) -> String {
+        let unit = switch period.unit { case .day: "day"; case .week: "wk"; case .month: "mo"; case .year: "yr" }
+        return period.value == 1 ? "/\(unit)" : "/\(period.value) \(unit)"
+    }
+
+    /// "$4.99 per month": the speakable billed amount.
+    public static func spoken(_ product: Product) -> String {
+        guard let info = product.subscription else { return product.displayPrice }
+        return "\(product.displayPrice) per \(period(info.subscriptionPeriod))"
+    }
+
+    /// The price per month of a plan billed less often than monthly ("$4.17" for $49.99 a year),
+    /// nil when the plan is monthly or shorter, or when the equivalent would round to zero.
+    public static func monthlyEquivalent(_ product: Product) -> String? {
+        guard let period = product.subscription?.subscriptionPeriod else { return nil }
+        let months: Int
+        switch period.unit {
+        case .year: months = 12 * period.value
+        case .month where period.value > 1: months = period.value
+        default: return nil
+        }
+        let perMonth = product.price / Decimal(months)
+        let text = PriceFormatter.format(perMonth, currency: product.priceFormat.currencyCode, locale: product.priceFormat.locale)
+        guard perMonth > 0, text.contains(where: { ("1"..."9").contains($0) }) else { return nil }
+        return text
+    }
+
+    /// "1 week free", "$0.99 per month for 3 months", "$1.99 for 3 months".
+    public static func offer(_ offer: Product.SubscriptionOffer) -> String {
+        let total = Product.SubscriptionPeriod(value: offer.period.value * max(offer.periodCount, 1), unit: offer.period.unit)
+        switch offer.paymentMode {
+        case .freeTrial: return "\(period(total)) free"
+        case .payUpFront: return "\(offer.displayPrice) for \(period(total))"
+        case .payAsYouGo:
+            let count = max(offer.periodCount, 1)
+            return "\(offer.displayPrice) per \(period(offer.period)) for \(count) \(offer.period.unit.rawValue)\(count == 1 ? "" : "s")"
+        }
+    }
+
+    /// The intro offer the customer would get now, if any: StoreKit applies it automatically.
+    static func eligibleIntroOffer(_ product: Product, store: StoreSnapshot) -> Product.SubscriptionOffer? {
+        guard let info = product.subscription, let offer = info.introductoryOffer,
+              store.isEligibleForIntroOffer(group: info.subscriptionGroupID) else { return nil }
+        return offer
+    }
+}

@@ -1,0 +1,55 @@
+/// Runs a store query's action before its content renders, as SwiftUI's store tasks do when a view
+/// appears. With `@State` the page then renders again with the lifted state.
+public struct StoreTaskView<Content: View>: PrimitiveView {
+    let content: Content
+    let run: (RenderContext) -> Void
+    public func _render(_ context: RenderContext, _ html: HTMLWriter) {
+        run(context)
+        content._render(context, html)
+    }
+}
+
+extension View {
+    public func storeProductTask(for id: Product.ID, action: @escaping (Product.TaskState) -> Void) -> StoreTaskView<Self> {
+        StoreTaskView(content: self) { context in
+            action(context.session.phase == .loading ? .loading : context.store.taskState(for: id))
+        }
+    }
+
+    public func storeProductsTask(for ids: some Collection<String>, action: @escaping (Product.CollectionTaskState) -> Void) -> StoreTaskView<Self> {
+        let ids = Array(ids)
+        return StoreTaskView(content: self) { context in
+            action(context.session.phase == .loading ? .loading : context.store.collectionState(for: ids))
+        }
+    }
+
+    public func subscriptionStatusTask(for groupID: String,
+                                       action: @escaping (EntitlementTaskState<[Product.SubscriptionInfo.Status]>) -> Void) -> StoreTaskView<Self> {
+        StoreTaskView(content: self) { context in
+            if context.session.phase == .loading { return action(.loading) }
+            if let failure = context.store.statusFailure { return action(.failure(failure)) }
+            action(.success(context.store.subscriptionStatuses[groupID] ?? []))
+        }
+    }
+
+    public func currentEntitlementTask(for productID: String,
+                                       action: @escaping (EntitlementTaskState<VerificationResult<Transaction>?>) -> Void) -> StoreTaskView<Self> {
+        StoreTaskView(content: self) { context in
+            if context.session.phase == .loading { return action(.loading) }
+            action(.success(context.store.currentEntitlements[productID]))
+        }
+    }
+
+    /// Runs before each purchase any store inside this view starts; nil restores the default (none).
+    public func onInAppPurchaseStart(perform action: ((Product) async -> Void)?) -> EnvironmentWriter<Self> {
+        transformEnvironment { $0.onInAppPurchaseStart = action }
+    }
+
+    /// Runs when a purchase from a store inside this view ends. By default a success is emitted on
+    /// `Transaction.updates` and an error shows an alert; nil restores that default.
+    public func onInAppPurchaseCompletion(
+        perform action: ((Product, Result<Product.PurchaseResult, any Error>) async -> Void)?
+    ) -> EnvironmentWriter<Self> {
+        transformEnvironment { $0.onInAppPurchaseCompletion = action }
+    }
+}

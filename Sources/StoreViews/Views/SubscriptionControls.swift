@@ -1,0 +1,119 @@
+/// The plan controls of a subscription store: a radio group with one subscribe button, or a
+/// button per plan. Radios are native, so arrow keys move the selection and screen readers
+/// announce "Yearly, $49.99 per year, selected".
+enum SubscriptionControls {
+    static func render(_ configuration: SubscriptionStoreControlStyleConfiguration, kind: StandardSubscriptionStoreControlStyle.Kind,
+                       _ context: RenderContext, _ html: HTMLWriter) {
+        let options = configuration.options
+        var kind = kind
+        if kind == .automatic { kind = options.count > 1 ? .picker : .buttons }
+        if kind == .buttons {
+            html.open("div", [("class", "sk-controls sk-controls-buttons"), ("data-control-style", "buttons")])
+            for option in options {
+                planButton(option, context, html, label: context.environment.subscriptionStoreButtonLabel, manyButtons: options.count > 1)
+            }
+            html.close("div")
+            return
+        }
+        let session = context.session
+        let legendID = session.uniqueID("plans")
+        html.open("form", [("method", "post"), ("action", session.actionURL), ("class", "sk-controls sk-controls-\(kind.rawValue)"),
+                           ("data-control-style", kind.rawValue)])
+        html.open("fieldset", [("class", "sk-plans"), ("aria-labelledby", legendID)])
+        html.element("legend", [("id", legendID), ("class", "sk-plans-legend")], text: "Choose a \(configuration.groupDisplayName) plan")
+        let selectable = options.filter { !$0.isCurrent }
+        let selected = selectable.first { $0.id == configuration.autoRenewPreference?.id && !$0.isCurrent } ?? selectable.first
+        for option in options {
+            planOption(option, selected: option.id == selected?.id, context, html)
+        }
+        html.close("fieldset")
+        if let selected {
+            let label = context.environment.subscriptionStoreButtonLabel
+            let (lines, spoken) = label.lines(for: selected, manyButtons: false)
+            // The label names the plan chosen when the page was drawn; the script updates it as the selection changes.
+            html.open("button", [("type", "submit"), ("name", "action"), ("value", "subscribe"), ("class", "sk-button sk-subscribe"),
+                                 ("aria-label", spoken), ("data-label", labelKey(label))])
+            for line in lines { html.element("span", [("class", "sk-label-line")], text: line) }
+            html.close("button")
+        }
+        html.close("form")
+    }
+
+    static func labelKey(_ label: SubscriptionStoreButtonLabel) -> String {
+        "\(label.layout)-\(label.parts.rawValue)"
+    }
+
+    static func planOption(_ option: SubscriptionStoreControlStyleConfiguration.Option, selected: Bool,
+                           _ context: RenderContext, _ html: HTMLWriter) {
+        let product = option.subscription
+        let id = context.session.uniqueID("plan")
+        let intent = PurchaseIntent(productID: product.id, onStart: context.environment.onInAppPurchaseStart,
+                                    onCompletion: context.environment.onInAppPurchaseCompletion)
+        _ = context.session.actions.registerPurchase(intent)
+        let background = context.environment.subscriptionStorePickerItemBackground.map { "background:\($0.cssBackground)" }
+        let (buttonLines, buttonSpoken) = context.environment.subscriptionStoreButtonLabel.lines(for: option, manyButtons: false)
+        html.open("label", [("class", "sk-plan" + (option.isCurrent ? " sk-plan-current" : "")), ("for", id), ("style", background),
+                            ("data-product-id", product.id)])
+        html.open("input", [("type", "radio"), ("name", "product"), ("value", product.id), ("id", id), ("required", ""),
+                            ("checked", selected ? "" : nil), ("disabled", option.isCurrent ? "" : nil),
+                            ("data-button-lines", buttonLines.joined(separator: "\n")), ("data-button-spoken", buttonSpoken)])
+        if let icon = context.environment.subscriptionStoreControlIcon, let info = product.subscription {
+            html.open("span", [("class", "sk-plan-icon"), ("aria-hidden", "true")])
+            icon(product, info)._render(context, html)
+            html.close("span")
+        }
+        html.open("span", [("class", "sk-plan-text")])
+        html.element("span", [("class", "sk-plan-name")], text: product.displayName)
+        priceLines(option, html)
+        if option.isCurrent { html.element("span", [("class", "sk-badge sk-current-badge")], text: "Current Plan") }
+        html.close("span")
+        html.close("label")
+    }
+
+    /// The billed amount first and largest; the per-month equivalent and the offer after it, smaller.
+    static func priceLines(_ option: SubscriptionStoreControlStyleConfiguration.Option, _ html: HTMLWriter) {
+        let product = option.subscription
+        guard let info = product.subscription else { return }
+        html.open("span", [("class", "sk-plan-price")])
+        html.element("span", [("aria-hidden", "true")], text: product.displayPrice + PriceText.shortPeriod(info.subscriptionPeriod))
+        html.element("span", [("class", "sk-visually-hidden")], text: PriceText.spoken(product))
+        html.close("span")
+        if let perMonth = PriceText.monthlyEquivalent(product) {
+            html.open("span", [("class", "sk-plan-equivalent")])
+            html.element("span", [("aria-hidden", "true")], text: "\(perMonth)/mo")
+            html.element("span", [("class", "sk-visually-hidden")], text: "\(perMonth) per month")
+            html.close("span")
+        }
+        if let offer = option.eligibleIntroOffer {
+            html.element("span", [("class", "sk-plan-offer")], text: PriceText.offer(offer))
+        }
+    }
+
+    static func planButton(_ option: SubscriptionStoreControlStyleConfiguration.Option, _ context: RenderContext, _ html: HTMLWriter,
+                           label: SubscriptionStoreButtonLabel, manyButtons: Bool = true) {
+        let product = option.subscription
+        html.open("div", [("class", "sk-plan-button" + (option.isCurrent ? " sk-plan-current" : "")), ("data-product-id", product.id)])
+        if let icon = context.environment.subscriptionStoreControlIcon, let info = product.subscription {
+            html.open("span", [("class", "sk-plan-icon"), ("aria-hidden", "true")])
+            icon(product, info)._render(context, html)
+            html.close("span")
+        }
+        if option.isCurrent {
+            html.element("p", [("class", "sk-owned")], text: "✓ \(product.displayName) — Current Plan")
+            html.close("div")
+            return
+        }
+        let intent = PurchaseIntent(productID: product.id, onStart: context.environment.onInAppPurchaseStart,
+                                    onCompletion: context.environment.onInAppPurchaseCompletion)
+        let action = context.session.actions.registerPurchase(intent)
+        let (lines, spoken) = label.lines(for: option, manyButtons: manyButtons)
+        ActionForm(url: context.session.actionURL, action: action, className: "sk-button sk-subscribe", label: spoken)
+            .render(context, html) {
+                for line in lines { html.element("span", [("class", "sk-label-line")], text: line) }
+            }
+        if let perMonth = PriceText.monthlyEquivalent(product) {
+            html.element("p", [("class", "sk-plan-equivalent")], text: "\(perMonth)/mo")
+        }
+        html.close("div")
+    }
+}
