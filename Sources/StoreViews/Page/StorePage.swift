@@ -7,11 +7,11 @@ public struct StorePage: Sendable {
     public let summary: String
     public let make: @Sendable () -> AnyView
 
-    public init<V: View>(id: String, bundleId: String, title: String, summary: String = "", make: @escaping @Sendable () -> V) {
+    public init(id: String, bundleId: String, title: String, summary: String = "", make: @escaping @Sendable () -> AnyView) {
         self.id = id
         self.bundleId = bundleId
         self.title = title
         self.summary = summary
-        self.make = { AnyView(make()) }
+        self.make = make
     }
 }

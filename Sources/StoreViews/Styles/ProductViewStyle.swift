@@ -33,7 +33,7 @@ public struct ProductViewStyleConfiguration {
 }
 
 /// The built-in looks: automatic, compact, regular, large.
-public struct StandardProductViewStyle: ProductViewStyle {
+public struct StandardProductViewStyle: ProductViewStyle, Sendable {
     public enum Kind: String, Sendable { case automatic, compact, regular, large }
     public let kind: Kind
 

@@ -28,7 +28,7 @@ public struct SubscriptionStoreControlStyleConfiguration {
 }
 
 /// The built-in control styles.
-public struct StandardSubscriptionStoreControlStyle: SubscriptionStoreControlStyle {
+public struct StandardSubscriptionStoreControlStyle: SubscriptionStoreControlStyle, Sendable {
     public enum Kind: String, Sendable, CaseIterable { case automatic, picker, prominentPicker, buttons, compactPicker, pagedPicker, pagedProminentPicker }
     public let kind: Kind
     public func makeBody(configuration: Configuration) -> some View { EmptyView() }
