@@ -20,6 +20,8 @@ public struct EnvironmentValues {
     /// cancellation button appear.
     public var isPresented = false
     public var font: Font?
+    /// Closes the presented store (`@Environment(\.dismiss)`).
+    public var dismiss = DismissAction {}
     var custom: [ObjectIdentifier: Any] = [:]
 
     public init() {}

@@ -49,6 +49,7 @@ public enum PageRenderer {
         let session = RenderSession(store: store, phase: options.phase, actionURL: options.actionURL)
         var environment = EnvironmentValues()
         environment.isPresented = options.isPresented
+        environment.dismiss = DismissAction { session.requestDismiss() }
         let context = RenderContext(environment: environment, session: session)
         var body = pass(page, context)
         if session.stateChanged { body = pass(page, context) }

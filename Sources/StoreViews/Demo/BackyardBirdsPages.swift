@@ -1,0 +1,143 @@
+import Foundation
+
+/// The Backyard Birds store from WWDC23's "Meet StoreKit for SwiftUI", ported almost verbatim.
+public enum BackyardBirds {
+    public static let bundleId = "com.example.backyardbirds"
+    public static let passGroupID = "BB0PASS1"
+    public static let bestValue = "com.example.backyardbirds.feastbundle"
+    public static let birdFood = [
+        "com.example.backyardbirds.pellets", "com.example.backyardbirds.sunflowerseeds", "com.example.backyardbirds.nectar",
+        "com.example.backyardbirds.suetcake", "com.example.backyardbirds.mealworms",
+    ]
+    static let glyphs: [String: String] = [
+        "com.example.backyardbirds.pellets": "🟤", "com.example.backyardbirds.sunflowerseeds": "🌻",
+        "com.example.backyardbirds.nectar": "🍯", "com.example.backyardbirds.suetcake": "🧈",
+        "com.example.backyardbirds.mealworms": "🪱", "com.example.backyardbirds.feastbundle": "🧺",
+    ]
+}
+
+/// The bird-food shop: a large "best value" product above shelves of regular and compact views,
+/// and an upgrade offer for Pass subscribers below the top level.
+public struct BirdFoodShop: View {
+    @State var passStatus: EntitlementTaskState<[Product.SubscriptionInfo.Status]> = .loading
+
+    public init() {}
+
+    public var body: some View {
+        VStack(alignment: .leading, spacing: 20) {
+            Text("Bird Food Shop").font(.largeTitle)
+            VStack(alignment: .center, spacing: 8) {
+                Text("Best Value").font(.headline).foregroundStyle(Color.orange)
+                ProductView(id: BackyardBirds.bestValue) { BirdFoodIcon(id: BackyardBirds.bestValue) }
+                    .productViewStyle(.large)
+                    .productIconBorder()
+            }
+            .cssClass("bb-best-value")
+            Text("Seeds & Treats").font(.title2)
+            VStack(alignment: .leading, spacing: 10) {
+                ForEach(BackyardBirds.birdFood.prefix(3), id: \.self) { id in
+                    ProductView(id: id) { BirdFoodIcon(id: id) }
+                }
+            }
+            .productViewStyle(.regular)
+            Text("Quick Refills").font(.title2)
+            VStack(alignment: .leading, spacing: 8) {
+                ForEach(BackyardBirds.birdFood.suffix(2), id: \.self) { id in
+                    ProductView(id: id) { BirdFoodIcon(id: id) }
+                }
+            }
+            .productViewStyle(.compact)
+            PassUpgradeOffer(status: passStatus)
+        }
+        .subscriptionStatusTask(for: BackyardBirds.passGroupID) { passStatus = $0 }
+    }
+}
+
+struct BirdFoodIcon: View {
+    let id: String
+    var body: some View { Image(glyph: BackyardBirds.glyphs[id] ?? "🐦") }
+}
+
+/// Shown only to a subscriber whose plan is below the top level: the Pass store in upgrade mode.
+struct PassUpgradeOffer: View {
+    let status: EntitlementTaskState<[Product.SubscriptionInfo.Status]>
+
+    var body: some View {
+        StoreReader { store, _ in
+            if let level = Self.activeLevel(status, store), level > 1 {
+                VStack(alignment: .leading, spacing: 8) {
+                    Text("Upgrade your Pass").font(.title2)
+                    SubscriptionStoreView(groupID: BackyardBirds.passGroupID, visibleRelationships: .upgrade) {
+                        PassMarketingContent(showPremiumUpgrade: true)
+                    }
+                    .subscriptionStoreControlStyle(.buttons)
+                }
+                .cssClass("bb-upgrade-offer")
+            }
+        }
+    }
+
+    static func activeLevel(_ status: EntitlementTaskState<[Product.SubscriptionInfo.Status]>, _ store: StoreSnapshot) -> Int? {
+        guard let active = status.value?.first(where: { $0.state.isActive }) else { return nil }
+        return store.product(active.transaction.payloadValue.productID)?.subscription?.groupLevel
+    }
+}
+
+/// The Backyard Birds Pass paywall, as in the talk: custom marketing content over a full-height
+/// sky, multiline button labels, a visible redeem-code button and the policies.
+public struct BackyardBirdsPassShop: View {
+    @State var status: EntitlementTaskState<[Product.SubscriptionInfo.Status]> = .loading
+
+    public init() {}
+
+    public var body: some View {
+        Group {
+            switch status {
+            case .loading:
+                ProgressView("Loading your Pass…")
+            case .failure(let error):
+                Text("Couldn’t load your Pass: \(error.message)")
+            case .success:
+                StoreReader { store, _ in
+                    let showPremiumUpgrade = (PassUpgradeOffer.activeLevel(status, store) ?? 1) > 1
+                    SubscriptionStoreView(groupID: BackyardBirds.passGroupID, visibleRelationships: showPremiumUpgrade ? .upgrade : .all) {
+                        PassMarketingContent(showPremiumUpgrade: showPremiumUpgrade)
+                            .containerBackground(for: .subscriptionStoreFullHeight) { SkyBackground() }
+                    }
+                    .backgroundStyle(.clear)
+                    .subscriptionStoreButtonLabel(.multiline)
+                    .subscriptionStorePickerItemBackground(.thinMaterial)
+                    .storeButton(.visible, for: .redeemCode)
+                    .subscriptionStoreControlIcon { _, info in
+                        Image(systemName: info.groupLevel == 1 ? "crown.fill" : info.groupLevel == 2 ? "person.2.fill" : "bird.fill")
+                    }
+                }
+            }
+        }
+        .subscriptionStatusTask(for: BackyardBirds.passGroupID) { status = $0 }
+    }
+}
+
+struct PassMarketingContent: View {
+    let showPremiumUpgrade: Bool
+
+    var body: some View {
+        VStack(alignment: .center, spacing: 8) {
+            Image(glyph: "🐦")
+            Text(showPremiumUpgrade ? "Backyard Birds Premium" : "Backyard Birds Pass").font(.largeTitle)
+            Text(showPremiumUpgrade
+                 ? "Unlock every backyard, every bird and every decoration."
+                 : "A world of birds awaits: more backyards, more birds, more decorations.")
+                .font(.title3)
+        }
+        .multilineTextAlignment(.center)
+        .padding(8)
+    }
+}
+
+/// A sky gradient behind the whole Pass store.
+struct SkyBackground: View {
+    var body: some View {
+        Rectangle().fill(LinearGradient(colors: [Color(hex: 0x8EC5FC), Color(hex: 0xE0C3FC)], startPoint: .top, endPoint: .bottom))
+    }
+}

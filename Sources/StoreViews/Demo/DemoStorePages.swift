@@ -1,0 +1,29 @@
+/// The pages `openstore serve` shows at `/store`, each selling from an embedded demo catalog.
+public enum DemoStorePages {
+    public static let all: [StorePage] = [
+        StorePage(id: "backyard-birds", bundleId: BackyardBirds.bundleId, title: "Backyard Birds — Bird Food Shop",
+                  summary: "ProductView in large, regular and compact styles; an upgrade offer for Pass subscribers.") {
+            AnyView(BirdFoodShop())
+        },
+        StorePage(id: "backyard-birds-pass", bundleId: BackyardBirds.bundleId, title: "Backyard Birds Pass",
+                  summary: "SubscriptionStoreView with marketing content, a full-height background and a redeem-code button.") {
+            AnyView(BackyardBirdsPassShop())
+        },
+        StorePage(id: "food-truck", bundleId: FoodTruck.bundleId, title: "Food Truck",
+                  summary: "StoreView of the annual sales history, Social Feed+ and a subscription status panel.") {
+            AnyView(FoodTruckStore())
+        },
+        StorePage(id: "gallery", bundleId: BackyardBirds.bundleId, title: "Style gallery — Backyard Birds",
+                  summary: "Every product view style and every control style.") {
+            AnyView(StoreReader { store, _ in CatalogPreview(products: store.products) })
+        },
+        StorePage(id: "food-truck-gallery", bundleId: FoodTruck.bundleId, title: "Style gallery — Food Truck",
+                  summary: "Every product view style and every control style for Food Truck's catalog.") {
+            AnyView(StoreReader { store, _ in CatalogPreview(products: store.products) })
+        },
+    ]
+
+    public static func page(_ id: String) -> StorePage? {
+        all.first { $0.id == id }
+    }
+}
