@@ -78,7 +78,7 @@ struct SocialFeedStatusPanel: View {
                 HStack(spacing: 12) {
                     RestorePurchasesButton()
                     Link("Terms of Service", destination: store.termsOfServiceURL ?? "#")
-                    Button("Not Now") { environment.dismiss() }
+                    Button("Not Now", role: .cancel) { environment.dismiss() }
                 }
             }
             .cssClass("sk-panel ft-status")

@@ -22,7 +22,7 @@ a{color:var(--sk-accent)}
 .sk-divider{border:0;border-top:1px solid var(--sk-separator);margin:1rem 0}
 .sk-action-form{display:inline-block;margin:0}
 .sk-button{font:inherit;font-weight:600;border:0;border-radius:999px;padding:.5rem 1.1rem;min-height:2.75rem;min-width:2.75rem;background:var(--sk-accent);color:var(--sk-on-accent);cursor:pointer;display:inline-flex;flex-direction:column;align-items:center;justify-content:center;gap:.1rem;text-decoration:none}
-.sk-button:hover{filter:brightness(1.08)}.sk-button:disabled{opacity:.5;cursor:default}
+.sk-button:hover{filter:brightness(1.08)}.sk-button-cancel{background:var(--sk-grouped);color:var(--sk-accent)}.sk-button:disabled{opacity:.5;cursor:default}
 :focus-visible{outline:3px solid var(--sk-accent);outline-offset:2px}
 .sk-product{display:grid;grid-template-columns:auto 1fr auto;gap:.75rem 1rem;align-items:center;padding:.9rem 1rem;background:var(--sk-card);border-radius:var(--sk-radius);border:1px solid var(--sk-separator)}
 .sk-product-text{min-width:0}.sk-product-name{font-size:1.0625rem;font-weight:600;overflow-wrap:anywhere}
@@ -33,7 +33,7 @@ a{color:var(--sk-accent)}
 .sk-icon-border{border-radius:22%;border:1px solid var(--sk-separator);background:var(--sk-grouped)}
 .sk-placeholder-icon{display:block;width:100%;height:100%;border-radius:22%;background:var(--sk-separator)}
 .sk-product-compact{padding:.6rem .8rem}.sk-product-compact .sk-product-icon{width:2.5rem;height:2.5rem;font-size:1.5rem}
-.sk-product-large{grid-template-columns:1fr;justify-items:center;text-align:center;padding:1.5rem}
+.sk-product-large{grid-template-columns:1fr;justify-items:center;text-align:center;padding:1.5rem}.sk-product-large .sk-product-icon,.sk-product-large .sk-product-text,.sk-product-large>.sk-action-form,.sk-product-large>.sk-owned{grid-column:1}
 .sk-product-large .sk-product-icon{width:7rem;height:7rem;font-size:4rem}.sk-product-large .sk-product-name{font-size:1.5rem}
 .sk-product-large .sk-product-text{grid-column:auto}
 .sk-skeleton{color:transparent;background:var(--sk-separator);border-radius:6px;min-width:8rem}
@@ -89,6 +89,7 @@ a{color:var(--sk-accent)}
 .sk-customer-picker select,.sk-customer-picker input{font:inherit;padding:.35rem .5rem;border-radius:8px;border:1px solid var(--sk-separator);background:var(--sk-card);color:var(--sk-label);min-height:2.5rem}
 .sk-section-title{font-size:1.375rem;margin:1.5rem 0 .75rem}
 [aria-busy=true] .sk-buy,.sk-busy button{pointer-events:none;opacity:.6}
-@media (max-width:30rem){.sk-product{grid-template-columns:auto 1fr}.sk-product>.sk-action-form,.sk-product>.sk-owned{grid-column:1/-1;justify-self:stretch}.sk-product>.sk-action-form .sk-button{width:100%}}
+@media (max-width:30rem){.sk-product:not(.sk-product-large){grid-template-columns:auto 1fr}.sk-product:not(.sk-product-large)>.sk-action-form,.sk-product:not(.sk-product-large)>.sk-owned{grid-column:1/-1;justify-self:stretch}.sk-product>.sk-action-form .sk-button{width:100%}}
+.sk-vstack>.sk-product{align-self:stretch}
 """#
 }

@@ -9,6 +9,11 @@ public enum PriceText {
         period.value == 1 ? period.unit.rawValue : "\(period.value) \(period.unit.rawValue)s"
     }
 
+    /// "1 week", "3 months": a length of time, always with its count.
+    public static func duration(_ period: Product.SubscriptionPeriod) -> String {
+        "\(period.value) \(period.unit.rawValue)\(period.value == 1 ? "" : "s")"
+    }
+
     /// "/mo", "/yr", "/2 mo" — the compact visual form (hidden from screen readers).
     public static func shortPeriod(_ period: Product.SubscriptionPeriod) -> String {
         let unit = switch period.unit { case .day: "day"; case .week: "wk"; case .month: "mo"; case .year: "yr" }
@@ -41,8 +46,8 @@ public enum PriceText {
     public static func offer(_ offer: Product.SubscriptionOffer) -> String {
         let total = Product.SubscriptionPeriod(value: offer.period.value * max(offer.periodCount, 1), unit: offer.period.unit)
         switch offer.paymentMode {
-        case .freeTrial: return "\(period(total)) free"
-        case .payUpFront: return "\(offer.displayPrice) for \(period(total))"
+        case .freeTrial: return "\(duration(total)) free"
+        case .payUpFront: return "\(offer.displayPrice) for \(duration(total))"
         case .payAsYouGo:
             let count = max(offer.periodCount, 1)
             return "\(offer.displayPrice) per \(period(offer.period)) for \(count) \(offer.period.unit.rawValue)\(count == 1 ? "" : "s")"
