@@ -68,7 +68,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Resources")], swiftSettings: strict),
         .executableTarget(name: "openstore", dependencies: [
-            "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage",
+            "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreViews",
             "StoreNotifications", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -76,7 +76,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ], swiftSettings: strict),
         .executableTarget(name: "openstore-bench", dependencies: [
-            "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage",
+            "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreViews",
             "StoreNotifications", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -96,7 +96,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
         ], swiftSettings: strict),
         .testTarget(name: "StoreServerTests", dependencies: [
-            "StoreServer", "StoreEngine", "StoreModel", "StoreSigning",
+            "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreViews",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ], swiftSettings: strict),

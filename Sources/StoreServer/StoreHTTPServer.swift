@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import StoreEngine
+import StoreViews
 
 /// The store's HTTP front: device API, OpenAPI document and health check. It only translates
 /// HTTP to `AppStore` calls and back.
@@ -12,12 +13,16 @@ public struct StoreHTTPServer: Sendable {
     /// With a token the admin API (`/admin/v1`) requires `Authorization: Bearer <token>` from
     /// anywhere; without one it answers loopback peers only.
     public var adminToken: String?
+    /// The pages served at `/store` (those whose app this store hosts).
+    public var storePages: [StorePage]
 
-    public init(store: AppStore, host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil) {
+    public init(store: AppStore, host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil,
+                storePages: [StorePage] = DemoStorePages.all) {
         self.store = store
         self.host = host
         self.port = port
         self.adminToken = adminToken
+        self.storePages = storePages
     }
 
     public func makeRouter() -> Router<BasicRequestContext> {
@@ -35,6 +40,8 @@ public struct StoreHTTPServer: Sendable {
         DeviceMessageRoutes(store: store).register(on: router)
         NotificationAdminRoutes(store: store, token: adminToken).register(on: router)
         DeviceRefundRoutes(store: store).register(on: router)
+        StartPage(store: store).register(on: router)
+        StorePageRoutes(store: store, pages: storePages).register(on: router)
         return router
     }
 

@@ -6,6 +6,7 @@ import StoreEngine
 import StoreModel
 import StoreServer
 import StoreStorage
+import StoreViews
 
 /// A real store on a loopback port, for tests that speak HTTP to it.
 final class LiveServer: Sendable {
@@ -20,12 +21,13 @@ final class LiveServer: Sendable {
         self.task = task
     }
 
-    static func start(apps: [StoreApp], host: String = "127.0.0.1", adminToken: String? = nil) async throws -> LiveServer {
+    static func start(apps: [StoreApp], host: String = "127.0.0.1", adminToken: String? = nil,
+                      storePages: [StorePage] = DemoStorePages.all) async throws -> LiveServer {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("openstore-http-\(UUID().uuidString)/store.sqlite").path
         let database = try await StoreDatabase.open(path: path)
         let store = try await AppStore.open(database: database, apps: apps)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let server = StoreHTTPServer(store: store, host: host, port: 0, adminToken: adminToken)
+        let server = StoreHTTPServer(store: store, host: host, port: 0, adminToken: adminToken, storePages: storePages)
         let task = Task { try await server.run { port in continuation.yield(port) } }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw CancellationError() }
