@@ -138,6 +138,8 @@ struct PassMarketingContent: View {
 /// A sky gradient behind the whole Pass store.
 struct SkyBackground: View {
     var body: some View {
-        Rectangle().fill(LinearGradient(colors: [Color(hex: 0x8EC5FC), Color(hex: 0xE0C3FC)], startPoint: .top, endPoint: .bottom))
+        Rectangle().fill(LinearGradient(
+            colors: [Color(light: Color(hex: 0x8EC5FC), dark: Color(hex: 0x0B1D3A)), Color(light: Color(hex: 0xE0C3FC), dark: Color(hex: 0x3B2A5C))],
+            startPoint: .top, endPoint: .bottom))
     }
 }

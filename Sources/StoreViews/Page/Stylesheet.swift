@@ -90,6 +90,6 @@ a{color:var(--sk-accent)}
 .sk-section-title{font-size:1.375rem;margin:1.5rem 0 .75rem}
 [aria-busy=true] .sk-buy,.sk-busy button{pointer-events:none;opacity:.6}
 @media (max-width:30rem){.sk-product:not(.sk-product-large){grid-template-columns:auto 1fr}.sk-product:not(.sk-product-large)>.sk-action-form,.sk-product:not(.sk-product-large)>.sk-owned{grid-column:1/-1;justify-self:stretch}.sk-product>.sk-action-form .sk-button{width:100%}}
-.sk-vstack>.sk-product{align-self:stretch}
+.sk-vstack>:is(.sk-product,section,.sk-vstack,.sk-panel,.sk-frame,.sk-store,form){align-self:stretch}
 """#
 }

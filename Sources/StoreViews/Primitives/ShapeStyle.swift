@@ -34,6 +34,12 @@ public struct Color: ShapeStyle, Hashable {
                   blue: Double(hex & 0xFF) / 255, opacity: opacity)
     }
 
+    /// A color that follows the page's color scheme, like an asset-catalog color with a dark
+    /// appearance.
+    public init(light: Color, dark: Color) {
+        css = "light-dark(\(light.css), \(dark.css))"
+    }
+
     public func opacity(_ value: Double) -> Color {
         Color(css: "color-mix(in srgb, \(css) \(Int((min(max(value, 0), 1) * 100).rounded()))%, transparent)")
     }
