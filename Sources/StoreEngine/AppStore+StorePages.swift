@@ -13,10 +13,12 @@ extension AppStore {
         return groups.filter { OfferEligibility.isEligibleForIntroOffer(groupId: $0, history: history) }
     }
 
-    /// Names of the world's customers the store has met since it started (created, looked up or
-    /// purchasing), sorted. Customers stored by an earlier run appear once they are used again.
+    /// Names of the world's customers, stored or met since start-up (a write may still be in
+    /// its group commit), sorted.
     public func knownCustomers(world: String = AppStore.defaultWorld) async throws -> [String] {
-        try await self.world(world).knownCustomerNames()
+        let world = try await self.world(world)
+        let stored = try await database.customerNames(world: world.id)
+        return Set(stored).union(await world.knownCustomerNames()).sorted()
     }
 }
 

@@ -99,6 +99,19 @@ func sampleTransaction(id: Int64, seq: Int64, customer: String = "alice", produc
         await database.close()
     }
 
+    @Test func customerNamesAreListedPerWorldInOrder() async throws {
+        let database = try await temporaryDatabase()
+        try await database.write(WriteBatch(customers: [
+            CustomerRecord(world: "a", name: "zoe", storefront: "USA", locale: "en_US", createdMs: 1),
+            CustomerRecord(world: "a", name: "adam", storefront: "USA", locale: "en_US", createdMs: 2),
+            CustomerRecord(world: "b", name: "bea", storefront: "FRA", locale: "fr_FR", createdMs: 3),
+        ]))
+        #expect(try await database.customerNames(world: "a") == ["adam", "zoe"])
+        #expect(try await database.customerNames(world: "a", limit: 1) == ["adam"])
+        #expect(try await database.customerNames(world: "c") == [])
+        await database.close()
+    }
+
     @Test func hostileTextIsStoredVerbatim() async throws {
         let database = try await temporaryDatabase()
         let name = "Robert'); DROP TABLE customers;--"
