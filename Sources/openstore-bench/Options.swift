@@ -1,7 +1,8 @@
 /// Command line of `openstore-bench`. Hand-parsed: the benchmark should not depend on more than it measures.
 struct Options {
     var quick = false
-    /// Measurements to run: `sign`, `bare`, `healthz`, `purchase` (`http` = the last three). Empty: all.
+    /// Measurements to run: `sign`, `bare`, `healthz`, `purchase` (`http` = the last three), `lifecycle`,
+    /// `history`, `notifications`, `views`. Empty: all.
     var only: Set<String> = []
     var connections = 32
     var customers = 1000
@@ -15,10 +16,13 @@ struct Options {
     /// Notifications in the backlog the delivery benchmark drains.
     var backlog = 1_000_000
     var historyStore = 1_000_000
+    /// Timed renders of each demo store page (`views`).
+    var renders = 2_000
 
     static let usage = """
-        usage: openstore-bench [--quick] [--only sign,bare,healthz,purchase,lifecycle,notifications|http] [--connections N]
-                               [--duration SECONDS] [--warm-up SECONDS] [--rounds N] [--customers N] [--subscribers N] [--allow-debug]
+        usage: openstore-bench [--quick] [--only sign,bare,healthz,purchase,lifecycle,history,notifications,views|http] [--connections N]
+                               [--duration SECONDS] [--warm-up SECONDS] [--rounds N] [--customers N] [--subscribers N] [--renders N]
+                               [--allow-debug]
           --quick        short smoke run (about 10 s); figures are rougher
           --only         run only these measurements (comma-separated)
           --connections  concurrent keep-alive connections (default 32)
@@ -29,6 +33,7 @@ struct Options {
           --subscribers  monthly subscribers taken through a simulated year (default 100,000)
           --history-store  transactions in the store for the history-page figure (default 1,000,000)
           --backlog      notifications the delivery benchmark drains (default 1,000,000)
+          --renders      timed renders of each demo store page (default 2,000)
           --allow-debug  run even though this is a debug build
         """
 
@@ -55,11 +60,12 @@ struct Options {
                 options.subscribers = 5_000
                 options.backlog = 20_000
                 options.historyStore = 50_000
+                options.renders = 200
             case "--only":
                 for name in try value(argument).split(separator: ",").map(String.init) {
                     switch name {
                     case "http": options.only.formUnion(["bare", "healthz", "purchase"])
-                    case "sign", "bare", "healthz", "purchase", "lifecycle", "history", "notifications": options.only.insert(name)
+                    case "sign", "bare", "healthz", "purchase", "lifecycle", "history", "notifications", "views": options.only.insert(name)
                     default: throw BenchError("unknown measurement \(name)\n\(usage)")
                     }
                 }
@@ -72,6 +78,7 @@ struct Options {
             case "--subscribers": options.subscribers = Int(try number(argument))
             case "--backlog": options.backlog = Int(try number(argument))
             case "--history-store": options.historyStore = Int(try number(argument))
+            case "--renders": options.renders = Int(try number(argument))
             case "--help", "-h": throw BenchError(usage)
             default: throw BenchError("unknown argument \(argument)\n\(usage)")
             }

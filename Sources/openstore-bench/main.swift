@@ -70,7 +70,7 @@ if options.wantsHTTP {
         """)
     let http = HTTPBenchmark(
         connections: options.connections, warmUp: options.warmUp, duration: options.duration,
-        rounds: options.rounds, customers: options.customers, only: options.only.subtracting(["sign", "lifecycle", "history", "notifications"]))
+        rounds: options.rounds, customers: options.customers, only: options.only.subtracting(["sign", "lifecycle", "history", "notifications", "views"]))
     do {
         let figures = try await http.run(log: { say("  " + $0) })
         if let bare = figures.bare {
@@ -191,6 +191,42 @@ if options.wants("notifications") {
             met: n.drainSeconds <= scaled ? "yes" : "NO"))
     } catch {
         say("notification benchmark failed: \(error)")
+        failed = true
+    }
+}
+
+if options.wants("views") {
+    say("""
+
+        views: each demo store page rendered \(options.renders) times (after \(max(options.renders / 10, 10)) untimed) with PageRenderer.render on one thread,
+        for a customer with an active subscription and other entitlements; beside the bare route's latency over one keep-alive connection.
+        """)
+    do {
+        let http = HTTPBenchmark(connections: 1, warmUp: options.warmUp, duration: options.duration, rounds: 1, customers: 1, only: ["bare"])
+        let bare = try await http.run(log: { say("  " + $0) }).bare
+        let views = try ViewsBenchmark(renders: options.renders, warmUp: max(options.renders / 10, 10)).run(log: { say("  " + $0) })
+        func ms(_ value: Double) -> String { String(format: "%.3f ms", value) }
+        let bareP50 = bare?.latencyMs(0.5), bareP99 = bare?.latencyMs(0.99)
+        report.add(.init(figure: "bare route latency p50 / p99, 1 connection",
+                         measured: (bareP50.map(ms) ?? "?") + " / " + (bareP99.map(ms) ?? "?")))
+        report.add(.init(figure: "render empty page p50 / p99", measured: ms(views.empty.p50) + " / " + ms(views.empty.p99),
+                         limit: "\(ViewsBenchmark.kilobytes(views.empty.bytes)) (stylesheet + script)", ratio: ""))
+        for page in views.pages {
+            report.add(.init(
+                figure: "render \(page.name) p99", measured: ms(page.p99) + " (p50 " + ms(page.p50) + ")",
+                limit: bareP99.map { "bare route p99 " + ms($0) } ?? "", ratio: bareP99.map { Report.ratio(page.p99 / $0) } ?? "",
+                target: "≤ 2.000 ms", met: page.p99 <= 2 ? "yes" : "NO"))
+            report.add(.init(
+                figure: "  weight \(page.name)", measured: ViewsBenchmark.kilobytes(page.bytes),
+                limit: "empty page " + ViewsBenchmark.kilobytes(views.empty.bytes), ratio: Report.ratio(Double(page.bytes) / Double(views.empty.bytes)),
+                target: "≤ 60.0 KB", met: page.bytes <= 60 * 1024 ? "yes" : "NO"))
+            report.add(.init(
+                figure: "  external requests \(page.name)", measured: "\(page.externalRequests.count)",
+                limit: "(\(page.externalLinks) link(s) out)", ratio: "", target: "0", met: page.externalRequests.isEmpty ? "yes" : "NO"))
+            for reference in page.externalRequests.prefix(5) { say("  \(page.name): external request \(reference)") }
+        }
+    } catch {
+        say("views benchmark failed: \(error)")
         failed = true
     }
 }
