@@ -82,8 +82,14 @@ import Testing
         #expect(intent.productID == Fixtures.premium)
     }
 
-    @Test func accessoryActionsResolve() {
-        let rendered = PageRenderer.render(SubscriptionStoreView(groupID: Fixtures.passGroup), store: store)
+    @Test func accessoryActionsResolveOnlyWhenTheirButtonsShow() {
+        let hidden = PageRenderer.render(SubscriptionStoreView(groupID: Fixtures.passGroup), store: store)
+        #expect(hidden.session.actions.resolve(action: "redeem", selectedProduct: nil, code: "SPRING") == nil,
+                "redeem is hidden by default, so it can't be posted")
+        #expect(hidden.session.actions.resolve(action: "restore", selectedProduct: nil, code: nil) == nil)
+        #expect(hidden.session.actions.resolve(action: "dismiss", selectedProduct: nil, code: nil) == nil, "not presented")
+        let rendered = PageRenderer.render(
+            SubscriptionStoreView(groupID: Fixtures.passGroup).storeButton(.visible, for: .redeemCode, .restorePurchases), store: store)
         guard case .redeemCode(let code) = rendered.session.actions.resolve(action: "redeem", selectedProduct: nil, code: "SPRING") else {
             Issue.record("redeem doesn't resolve")
             return

@@ -123,7 +123,7 @@ import Testing
         #expect(Self.subscribeLabels(output).first == ["Start Offer", "$9.99 for 3 months, then $49.99/yr"])
     }
 
-    @Test(.disabled("bug: PriceText.offer(payAsYouGo) counts periods as units: 2 × 3 months reads \"for 2 months\""))
+    @Test
     func payAsYouGoOverMultiMonthPeriods() {
         let offer = Product.SubscriptionOffer(id: nil, type: .introductory, price: 1.99, displayPrice: "$1.99",
                                               period: .init(value: 3, unit: .month), periodCount: 2, paymentMode: .payAsYouGo)
@@ -155,7 +155,7 @@ import Testing
         #expect(!monthly.contains("sk-plan-equivalent"), "a monthly plan has no equivalent")
     }
 
-    @Test(.disabled("bug: in the buttons style the per-month equivalent is only \"$4.17/mo\", with no speakable \"per month\" as the picker has"))
+    @Test
     func buttonsStyleEquivalentIsSpeakable() {
         let output = html(SubscriptionStoreView(groupID: Fixtures.socialGroup).subscriptionStoreControlStyle(.buttons), Self.ineligibleTruck)
         #expect(output.contains(#"<span class="sk-visually-hidden">$4.17 per month</span>"#))

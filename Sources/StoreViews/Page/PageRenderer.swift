@@ -83,7 +83,9 @@ public enum PageRenderer {
     public static func fragment<V: View>(_ view: V, store: StoreSnapshot, phase: RenderPhase = .loaded,
                                          environment: EnvironmentValues = EnvironmentValues()) -> String {
         let session = RenderSession(store: store, phase: phase)
-        return pass(view, RenderContext(environment: environment, session: session))
+        let context = RenderContext(environment: environment, session: session)
+        let html = pass(view, context)
+        return session.stateChanged ? pass(view, context) : html
     }
 
     static func pass<Page: View>(_ page: Page, _ context: RenderContext) -> String {

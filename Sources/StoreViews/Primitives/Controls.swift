@@ -1,3 +1,5 @@
+import Foundation
+
 /// A button whose action runs on the server: the page posts the button's ID, the server renders
 /// the page again and runs the closure registered under that ID. Works with JavaScript off.
 public struct Button<Label: View>: PrimitiveView {
@@ -41,9 +43,13 @@ public struct Link<Label: View>: PrimitiveView {
     }
 
     static func safe(_ url: String) -> String {
-        let lower = url.lowercased()
-        if lower.hasPrefix("https://") || lower.hasPrefix("http://") || lower.hasPrefix("mailto:") || lower.hasPrefix("/")
-            || lower.hasPrefix("#") || lower.hasPrefix("?") { return url }
+        let trimmed = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        let lower = trimmed.lowercased()
+        if lower.hasPrefix("https://") || lower.hasPrefix("http://") || lower.hasPrefix("mailto:") { return trimmed }
+        // Relative: no scheme, i.e. no ":" before the first "/", "?" or "#"; control characters
+        // (which browsers strip, turning "java\tscript:" into a scheme) are refused.
+        let head = trimmed.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if !head.contains(":"), !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return trimmed }
         return "#"
     }
 }

@@ -31,7 +31,7 @@ extension View {
         StyledView(content: self, className: "sk-fg", style: "color:\(style.cssColor)", tag: "div")
     }
     public func padding(_ length: Double = 16) -> StyledView<Self> {
-        StyledView(content: self, className: "sk-pad", style: "padding:\(Int(length))px", tag: "div")
+        StyledView(content: self, className: "sk-pad", style: CSSNumber.pixels(length).map { "padding:\($0)px" }, tag: "div")
     }
     public func background(_ style: some ShapeStyle) -> StyledView<Self> {
         StyledView(content: self, className: "sk-bg", style: "background:\(style.cssBackground)", tag: "div")
@@ -41,12 +41,14 @@ extension View {
     }
     public func frame(maxWidth: Double? = nil, minHeight: Double? = nil) -> StyledView<Self> {
         var css = ""
-        if let maxWidth { css += maxWidth.isInfinite ? "width:100%;" : "max-width:\(Int(maxWidth))px;margin-inline:auto;" }
-        if let minHeight { css += "min-height:\(Int(minHeight))px;" }
+        if let maxWidth {
+            if let pixels = CSSNumber.pixels(maxWidth) { css += "max-width:\(pixels)px;margin-inline:auto;" } else if maxWidth > 0 { css += "width:100%;" }
+        }
+        if let minHeight, let pixels = CSSNumber.pixels(minHeight) { css += "min-height:\(pixels)px;" }
         return StyledView(content: self, className: "sk-frame", style: css, tag: "div")
     }
     public func clipShape(_ shape: RectangleShape) -> StyledView<Self> {
-        StyledView(content: self, className: "sk-clip", style: "border-radius:\(Int(shape.radius))px;overflow:hidden", tag: "div")
+        StyledView(content: self, className: "sk-clip", style: "border-radius:\(CSSNumber.pixels(shape.radius) ?? 9999)px;overflow:hidden", tag: "div")
     }
     /// A CSS class of your own stylesheet's (letters, digits, `-` and `_` only).
     public func cssClass(_ name: String) -> StyledView<Self> {

@@ -24,8 +24,8 @@ public struct Color: ShapeStyle, Hashable {
     init(css: String) { self.css = css }
 
     public init(red: Double, green: Double, blue: Double, opacity: Double = 1) {
-        func channel(_ value: Double) -> Int { Int((min(max(value, 0), 1) * 255).rounded()) }
-        css = "rgb(\(channel(red)) \(channel(green)) \(channel(blue)) / \(min(max(opacity, 0), 1)))"
+        func channel(_ value: Double) -> Int { Int((CSSNumber.unit(value) * 255).rounded()) }
+        css = "rgb(\(channel(red)) \(channel(green)) \(channel(blue)) / \(CSSNumber.unit(opacity)))"
     }
 
     /// `0xRRGGBB`.
@@ -41,7 +41,7 @@ public struct Color: ShapeStyle, Hashable {
     }
 
     public func opacity(_ value: Double) -> Color {
-        Color(css: "color-mix(in srgb, \(css) \(Int((min(max(value, 0), 1) * 100).rounded()))%, transparent)")
+        Color(css: "color-mix(in srgb, \(css) \(Int((CSSNumber.unit(value) * 100).rounded()))%, transparent)")
     }
 
     public static let clear = Color(css: "transparent")
@@ -85,8 +85,8 @@ public struct UnitPoint: Sendable, Hashable {
         let dx = 0.5 - x, dy = 0.5 - y
         if dx == 0 && dy == 0 { return 180 }
         // CSS angles: 0deg points up, clockwise; from the start point toward the centre.
-        let radians = atan2(-dx, dy)
-        return (Int((radians * 180 / Double.pi).rounded()) + 360) % 360
+        let degrees = atan2(-dx, dy) * 180 / Double.pi
+        return degrees.isFinite ? (Int(degrees.rounded()) + 360) % 360 : 180
     }
 }
 
@@ -101,7 +101,8 @@ public struct LinearGradient: ShapeStyle {
     }
     public var cssBackground: String {
         let dx = endPoint.x - startPoint.x, dy = endPoint.y - startPoint.y
-        let angle = (Int((atan2(dx, -dy) * 180 / Double.pi).rounded()) + 360) % 360
+        let degrees = atan2(dx, -dy) * 180 / Double.pi
+        let angle = degrees.isFinite ? (Int(degrees.rounded()) + 360) % 360 : 180
         return "linear-gradient(\(angle)deg, \(colors.map(\.css).joined(separator: ", ")))"
     }
     public var cssColor: String { colors.first?.css ?? "inherit" }

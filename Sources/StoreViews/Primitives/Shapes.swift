@@ -16,7 +16,7 @@ public struct Rectangle: PrimitiveView {
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         var css = "width:100%;height:100%;min-height:1px"
         if let fill { css += ";background:\(fill.cssBackground)" }
-        if radius > 0 { css += ";border-radius:\(Int(radius))px" }
+        if radius > 0, let pixels = CSSNumber.pixels(radius) { css += ";border-radius:\(pixels)px" }
         html.element("div", [("class", "sk-rect"), ("style", css)], text: "")
     }
 }
@@ -33,7 +33,7 @@ public struct RestorePurchasesButton: PrimitiveView {
     let title: String
     public init(_ title: String = "Restore Purchases") { self.title = title }
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
-        ActionForm(url: context.session.actionURL, action: "restore", className: "sk-store-button sk-restore")
+        ActionForm(url: context.session.actionURL, action: context.session.actions.registerFixed("restore"), className: "sk-store-button sk-restore")
             .render(context, html) { html.text(title) }
     }
 }

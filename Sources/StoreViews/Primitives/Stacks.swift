@@ -12,7 +12,7 @@ public struct VStack<Content: View>: PrimitiveView {
         self.content = content()
     }
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
-        html.open("div", [("class", "sk-vstack sk-align-\(alignment.rawValue)"), ("style", spacing.map { "gap:\(Int($0))px" })])
+        html.open("div", [("class", "sk-vstack sk-align-\(alignment.rawValue)"), ("style", spacing.flatMap(CSSNumber.pixels).map { "gap:\($0)px" })])
         content._render(context, html)
         html.close("div")
     }
@@ -29,7 +29,7 @@ public struct HStack<Content: View>: PrimitiveView {
         self.content = content()
     }
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
-        html.open("div", [("class", "sk-hstack sk-valign-\(alignment.rawValue)"), ("style", spacing.map { "gap:\(Int($0))px" })])
+        html.open("div", [("class", "sk-hstack sk-valign-\(alignment.rawValue)"), ("style", spacing.flatMap(CSSNumber.pixels).map { "gap:\($0)px" })])
         content._render(context, html)
         html.close("div")
     }
@@ -73,16 +73,23 @@ public struct ProgressView: PrimitiveView {
 }
 
 /// An element of your own choosing, for marketing content beyond the SwiftUI vocabulary:
-/// `Element("h2", class: "hero") { Text("…") }`. Tag names are restricted to plain letters/digits.
+/// `Element("h2", class: "hero") { Text("…") }`. Tag names are restricted to plain letters and
+/// digits, tags that run or embed content (`script`, `style`, `iframe`…) become `div`, event
+/// handlers and `srcdoc` are dropped, and URL attributes go through `Link`'s filter.
 public struct Element<Content: View>: PrimitiveView {
     let tag: String
     let attributes: [(String, String?)]
     let content: Content
     public init(_ tag: String, class className: String? = nil, attributes: [(String, String?)] = [], @ViewBuilder content: () -> Content) {
-        let safe = tag.unicodeScalars.allSatisfy { ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) }
-        self.tag = safe && !tag.isEmpty ? tag : "div"
-        self.attributes = [("class", className)] + attributes.filter { name, _ in
-            !name.lowercased().hasPrefix("on") && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0 == "-") }
+        let plain = tag.unicodeScalars.allSatisfy { ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) }
+        self.tag = plain && !tag.isEmpty && !ElementPolicy.forbiddenTags.contains(tag.lowercased()) ? tag : "div"
+        self.attributes = [("class", className)] + attributes.compactMap { name, value in
+            let lower = name.lowercased()
+            guard !lower.hasPrefix("on"), !ElementPolicy.forbiddenAttributes.contains(lower), !lower.isEmpty,
+                  name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0 == "-") }) else { return nil }
+            if ElementPolicy.urlAttributes.contains(lower) { return (name, value.map(Link<Text>.safe)) }
+            if lower == "src" { return (name, value.flatMap { $0.hasPrefix("data:image/") ? $0 : nil }) }
+            return (name, value)
         }
         self.content = content()
     }

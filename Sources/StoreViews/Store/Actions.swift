@@ -20,6 +20,14 @@ public struct ActionTable {
     var closures: [String: () -> Void] = [:]
     var purchases: [String: PurchaseIntent] = [:]
     var count = 0
+    /// The fixed actions (`restore`, `redeem`, `dismiss`) whose buttons the page shows.
+    var shownFixedActions: Set<String> = []
+
+    /// Marks a fixed action's button as shown, so a post of it resolves.
+    mutating func registerFixed(_ action: String) -> String {
+        shownFixedActions.insert(action)
+        return action
+    }
 
     /// Registers a closure and returns its form value.
     mutating func register(_ action: @escaping () -> Void) -> String {
@@ -40,9 +48,12 @@ public struct ActionTable {
     /// The action a posted form asks for; nil when the page no longer has it.
     public func resolve(action: String, selectedProduct: String?, code: String?) -> PageAction? {
         switch action {
-        case "restore": return .restorePurchases
-        case "redeem": return code.map { .redeemCode($0) }
-        case "dismiss": return .dismiss
+        case "restore", "redeem", "dismiss":
+            // Only a button the page shows can be pressed.
+            guard shownFixedActions.contains(action) else { return nil }
+            if action == "restore" { return .restorePurchases }
+            if action == "dismiss" { return .dismiss }
+            return code.map { .redeemCode($0) }
         case "subscribe":
             guard let product = selectedProduct else { return nil }
             return purchases[product].map { .purchase($0) }

@@ -49,8 +49,7 @@ public enum PriceText {
         case .freeTrial: return "\(duration(total)) free"
         case .payUpFront: return "\(offer.displayPrice) for \(duration(total))"
         case .payAsYouGo:
-            let count = max(offer.periodCount, 1)
-            return "\(offer.displayPrice) per \(period(offer.period)) for \(count) \(offer.period.unit.rawValue)\(count == 1 ? "" : "s")"
+            return "\(offer.displayPrice) per \(period(offer.period)) for \(duration(total))"
         }
     }
 

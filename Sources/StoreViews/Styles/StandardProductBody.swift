@@ -34,9 +34,9 @@ struct StandardProductBody: PrimitiveView {
             html.element("h3", [("id", nameID), ("class", "sk-product-name")], text: "Couldn’t load")
             html.element("p", [("class", "sk-product-description"), ("role", "alert")], text: error.message)
         case .success(let product):
-            html.element("h3", [("id", nameID), ("class", "sk-product-name")], text: product.displayName)
+            html.element("h3", [("id", nameID), ("class", "sk-product-name"), ("dir", "auto")], text: product.displayName)
             if showsDescription, !product.description.isEmpty {
-                html.element("p", [("class", "sk-product-description")], text: product.description)
+                html.element("p", [("class", "sk-product-description"), ("dir", "auto")], text: product.description)
             }
             if let info = product.subscription {
                 html.open("p", [("class", "sk-product-period")])

@@ -31,10 +31,10 @@ struct StoreAccessoryButtons {
         let session = context.session
         switch kind {
         case .cancellation:
-            ActionForm(url: session.actionURL, action: "dismiss", className: "sk-store-button sk-close", label: "Close")
+            ActionForm(url: session.actionURL, action: session.actions.registerFixed("dismiss"), className: "sk-store-button sk-close", label: "Close")
                 .render(context, html) { html.element("span", [("aria-hidden", "true")], text: "✕") }
         case .restorePurchases:
-            ActionForm(url: session.actionURL, action: "restore", className: "sk-store-button sk-restore")
+            ActionForm(url: session.actionURL, action: session.actions.registerFixed("restore"), className: "sk-store-button sk-restore")
                 .render(context, html) { html.text("Restore Purchases") }
         case .signIn:
             guard let action = context.environment.subscriptionStoreSignInAction else { return }
@@ -43,6 +43,7 @@ struct StoreAccessoryButtons {
                 .render(context, html) { html.text("Sign In") }
         case .redeemCode:
             let field = session.uniqueID("code")
+            _ = session.actions.registerFixed("redeem")
             html.open("form", [("method", "post"), ("action", session.actionURL), ("class", "sk-action-form sk-redeem")])
             html.element("label", [("for", field), ("class", "sk-redeem-label")], text: "Offer code")
             html.open("input", [("id", field), ("name", "code"), ("autocomplete", "off"), ("required", ""),

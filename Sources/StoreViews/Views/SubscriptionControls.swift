@@ -63,7 +63,7 @@ enum SubscriptionControls {
             html.close("span")
         }
         html.open("span", [("class", "sk-plan-text")])
-        html.element("span", [("class", "sk-plan-name")], text: product.displayName)
+        html.element("span", [("class", "sk-plan-name"), ("dir", "auto")], text: product.displayName)
         priceLines(option, html)
         if option.isCurrent { html.element("span", [("class", "sk-badge sk-current-badge")], text: "Current Plan") }
         html.close("span")
@@ -112,7 +112,10 @@ enum SubscriptionControls {
                 for line in lines { html.element("span", [("class", "sk-label-line")], text: line) }
             }
         if let perMonth = PriceText.monthlyEquivalent(product) {
-            html.element("p", [("class", "sk-plan-equivalent")], text: "\(perMonth)/mo")
+            html.open("p", [("class", "sk-plan-equivalent")])
+            html.element("span", [("aria-hidden", "true")], text: "\(perMonth)/mo")
+            html.element("span", [("class", "sk-visually-hidden")], text: "\(perMonth) per month")
+            html.close("p")
         }
         html.close("div")
     }
