@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The one test command: build, `swift test`, then the compatibility suite (Apple's
-# app-store-server-library as referee against a live `openstore serve`).
+# The one test command: build, `swift test`, the compatibility suite (Apple's
+# app-store-server-library as referee against a live `openstore serve`), then the browser suite
+# (headless Chromium from Debian against the web store pages).
 #
 # Runs on a fresh Debian machine with Swift installed, as root, with network access to
 # Debian's archive and PyPI only. Called by .ci/run. Exits non-zero when any stage fails.
@@ -8,6 +9,7 @@
 # Environment:
 #   SKIP_SWIFT_TEST=1   skip `swift test` (build still runs; handy while iterating on compat/)
 #   SKIP_COMPAT=1       skip the compatibility suite
+#   SKIP_BROWSER=1      skip the browser suite (headless Chromium against the web store pages)
 #   PYTEST_ARGS="..."   extra arguments for pytest (e.g. "-k purchase -x")
 #   OPENSTORE_BIN       binary under test (default: .build/debug/openstore)
 set -euo pipefail
@@ -96,8 +98,53 @@ else
 fi
 
 # ---------------------------------------------------------------------------------------------
-# Browser stage (hook, not active yet): the web views' suite will run here against headless
-# Chromium from Debian's archive, e.g.
-#   banner "browser: chromium"
-#   command -v chromium >/dev/null 2>&1 || apt_install chromium
-#   "$VENV/bin/python" -m pytest browser -q
+# Browser suite (issue 6 §7): the web views (/store) in real Chromium from Debian's archive
+# (packages chromium + chromium-driver), driven headless by Selenium against a live
+# `openstore serve`. Nothing comes from outside Debian and PyPI: the tests point Selenium at
+# /usr/bin/chromium and /usr/bin/chromedriver, and Selenium Manager stays offline.
+#   SKIP_BROWSER=1        skip this stage
+#   BROWSER_PYTEST_ARGS   extra arguments for this pytest (PYTEST_ARGS goes to the compat suite)
+# Screenshots are kept in artifacts/browser/ (failing tests: artifacts/browser/failures/).
+# See docs/browser-tests.md.
+if [[ "${SKIP_BROWSER:-0}" != "1" ]]; then
+  banner "browser: chromium"
+  # The emoji font draws the demo stores' product glyphs in the screenshots (not needed to pass).
+  if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 \
+     || [[ ! -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]]; then
+    apt_install chromium chromium-driver fonts-dejavu-core fonts-noto-color-emoji
+  fi
+  chromium --version 2>/dev/null
+  chromedriver --version
+
+  banner "browser: python venv"
+  BROWSER_VENV="$REPO_ROOT/browser/.venv"
+  BROWSER_REQUIREMENTS="$REPO_ROOT/browser/requirements.txt"
+  PYTHON="${PYTHON:-python3}"
+  if [[ ! -x "$BROWSER_VENV/bin/python" ]] || ! "$BROWSER_VENV/bin/python" -c 'import sys' >/dev/null 2>&1; then
+    rm -rf "$BROWSER_VENV"
+    if ! "$PYTHON" -m venv "$BROWSER_VENV" >/dev/null 2>&1; then
+      echo "python3 -m venv failed; installing Debian's python3-venv"
+      rm -rf "$BROWSER_VENV"
+      py_minor="$("$PYTHON" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
+      apt_install python3-venv "python${py_minor}-venv" || apt_install python3-venv
+      "$PYTHON" -m venv "$BROWSER_VENV"
+    fi
+  fi
+  BROWSER_STAMP="$BROWSER_VENV/.requirements.sha256"
+  BROWSER_WANT="$(sha256sum "$BROWSER_REQUIREMENTS" | cut -d' ' -f1)"
+  if [[ ! -f "$BROWSER_STAMP" || "$(cat "$BROWSER_STAMP")" != "$BROWSER_WANT" ]] || ! "$BROWSER_VENV/bin/python" -c 'import selenium, pytest, requests' >/dev/null 2>&1; then
+    "$BROWSER_VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$BROWSER_REQUIREMENTS"
+    echo "$BROWSER_WANT" >"$BROWSER_STAMP"
+  else
+    echo "browser/.venv already satisfies browser/requirements.txt"
+  fi
+
+  banner "browser: pytest (headless Chromium vs live openstore serve)"
+  export OPENSTORE_BIN="${OPENSTORE_BIN:-$(swift build --show-bin-path)/openstore}"
+  echo "OPENSTORE_BIN=$OPENSTORE_BIN"
+  export SE_OFFLINE=true
+  # shellcheck disable=SC2086
+  "$BROWSER_VENV/bin/python" -m pytest browser -q -p no:cacheprovider ${BROWSER_PYTEST_ARGS:-}
+else
+  banner "browser (skipped: SKIP_BROWSER=1)"
+fi

@@ -10,6 +10,9 @@ public struct StoreApp: Sendable {
     public var catalog: Catalog
     /// The catalog's source text, kept so the catalog can be stored and shown as given.
     public var catalogJSON: String
+    /// The version on sale now: a customer's first App Transaction records it as both
+    /// `applicationVersion` and `originalApplicationVersion` (paid-to-free checks compare it).
+    public var applicationVersion = "1.0"
 
     public init(bundleId: String, appAppleId: Int64, environment: StoreEnvironment, name: String, catalog: Catalog, catalogJSON: String) {
         self.bundleId = bundleId

@@ -118,7 +118,8 @@ actor World {
         let now = nowMs()
         let created = AppTransactionRecord(
             world: id, bundleId: key.bundleId, customer: key.customer, appTransactionId: String(env.identifiers.nextId()),
-            applicationVersion: "1.0", originalApplicationVersion: "1.0", originalPurchaseMs: now,
+            applicationVersion: env.apps[key.bundleId]?.applicationVersion ?? "1.0",
+            originalApplicationVersion: env.apps[key.bundleId]?.applicationVersion ?? "1.0", originalPurchaseMs: now,
             originalPlatform: PurchasePlatform.iOS.rawValue, createdMs: now)
         appTransactions[key] = created
         batch.appTransactions.append(created)

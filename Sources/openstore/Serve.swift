@@ -103,9 +103,17 @@ enum DemoApps {
         [
             try StoreApp(bundleId: "com.example.backyardbirds", appAppleId: 1_640_000_001, environment: .sandbox,
                          name: "Backyard Birds", catalogJSON: DemoCatalogs.backyardBirds),
-            try StoreApp(bundleId: "com.example.foodtruck", appAppleId: 1_640_000_002, environment: .sandbox,
-                         name: "Food Truck", catalogJSON: DemoCatalogs.foodTruck),
+            try foodTruck(),
         ]
+    }
+
+    /// Food Truck is at 8.2: the sales history became a purchase in 8.0, so only customers whose
+    /// original version is older (set through the App Transaction API) get it unlocked.
+    static func foodTruck() throws -> StoreApp {
+        var app = try StoreApp(bundleId: "com.example.foodtruck", appAppleId: 1_640_000_002, environment: .sandbox,
+                               name: "Food Truck", catalogJSON: DemoCatalogs.foodTruck)
+        app.applicationVersion = "8.2"
+        return app
     }
 
     /// An app Apple ID that stays the same for a bundle ID across runs (FNV-1a of the ID).

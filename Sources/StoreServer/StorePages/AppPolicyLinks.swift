@@ -27,9 +27,12 @@ enum AppPolicyLinks {
             ?? policies.first
     }
 
-    /// The privacy link, nil when the catalog has no policy.
+    /// The privacy link, nil when the catalog has no policy; the store's page of the text when
+    /// the catalog's URL is missing or isn't a web address.
     static func privacyURL(_ catalog: Catalog, locale: String, textURL: String) -> String? {
         guard let policy = privacyPolicy(catalog, locale: locale) else { return nil }
-        return policy.url.isEmpty ? textURL : policy.url
+        let lower = policy.url.lowercased()
+        let usable = lower.hasPrefix("https://") || lower.hasPrefix("http://")
+        return usable ? policy.url : textURL
     }
 }

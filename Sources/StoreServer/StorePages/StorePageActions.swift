@@ -87,12 +87,12 @@ struct StorePageActions {
         switch result {
         case .success(.success):
             // A downgrade answers with the current transaction: the new plan starts at renewal.
-            let text = deferredProductId == nil ? "Purchase complete: \(product.displayName)"
-                : "\(product.displayName) starts at your next renewal."
+            let text = deferredProductId == nil ? "Purchase complete: \(Bidi.isolate(product.displayName))"
+                : "\(Bidi.isolate(product.displayName)) starts at your next renewal."
             return Outcome(notice: .init(text), result: status)
         case .success(.pending):
-            let text = interrupted ? "Purchase interrupted: \(product.displayName) needs your attention before it completes."
-                : "Purchase pending: \(product.displayName) is waiting for approval (Ask to Buy)."
+            let text = interrupted ? "Purchase interrupted: \(Bidi.isolate(product.displayName)) needs your attention before it completes."
+                : "Purchase pending: \(Bidi.isolate(product.displayName)) is waiting for approval (Ask to Buy)."
             return Outcome(notice: .init(text), result: status)
         case .success(.userCancelled):
             return Outcome(notice: nil, result: status)
@@ -120,7 +120,7 @@ struct StorePageActions {
             try await store.checkSimulatedError("Offer Code Redeem Sheet", world: world)
             let outcome = try await store.redeemOfferCode(code, bundleId: bundleId, customer: customer, world: world)
             let name = outcome.transaction.flatMap { products.product($0.payload.productId)?.displayName }
-            return Outcome(notice: .init("Offer code redeemed" + (name.map { ": \($0)" } ?? ".")), result: "redeemed")
+            return Outcome(notice: .init("Offer code redeemed" + (name.map { ": \(Bidi.isolate($0))" } ?? ".")), result: "redeemed")
         } catch {
             return Outcome(notice: .init("Offer code not redeemed: \(message(error))", isError: true), result: "failed")
         }

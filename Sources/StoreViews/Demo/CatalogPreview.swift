@@ -15,6 +15,10 @@ public struct CatalogPreview: View {
         return seen
     }
 
+    func groupName(_ group: String) -> String {
+        products.first { $0.subscription?.subscriptionGroupID == group }?.subscription?.groupDisplayName ?? group
+    }
+
     public var body: some View {
         VStack(alignment: .leading, spacing: 24) {
             ForEach(Self.productStyles, id: \.0) { name, style in
@@ -30,7 +34,7 @@ public struct CatalogPreview: View {
             }
             ForEach(groups, id: \.self) { group in
                 ForEach(Self.controlStyles, id: \.0) { name, style in
-                    GallerySection(id: "control-\(name)", title: "SubscriptionStoreView · .\(name)", group: group) {
+                    GallerySection(id: "control-\(name)", title: "SubscriptionStoreView · .\(name)", group: group, groupName: groupName(group)) {
                         SubscriptionStoreView(groupID: group)
                             .subscriptionStoreControlStyle(style)
                             .storeButton(.visible, for: .restorePurchases, .redeemCode)
@@ -55,19 +59,21 @@ struct GallerySection<Content: View>: PrimitiveView {
     let id: String
     let title: String
     var group: String?
+    var groupName: String?
     let content: Content
 
-    init(id: String, title: String, group: String? = nil, @ViewBuilder content: () -> Content) {
+    init(id: String, title: String, group: String? = nil, groupName: String? = nil, @ViewBuilder content: () -> Content) {
         self.id = id
         self.title = title
         self.group = group
+        self.groupName = groupName
         self.content = content()
     }
 
     func _render(_ context: RenderContext, _ html: HTMLWriter) {
         let heading = context.session.uniqueID("gallery")
         html.open("section", [("class", "sk-gallery-section"), ("data-gallery", id), ("data-group-id", group), ("aria-labelledby", heading)])
-        html.element("h2", [("id", heading), ("class", "sk-section-title")], text: group.map { "\(title) — \($0)" } ?? title)
+        html.element("h2", [("id", heading), ("class", "sk-section-title")], text: (groupName ?? group).map { "\(title) — \($0)" } ?? title)
         content._render(context, html)
         html.close("section")
     }

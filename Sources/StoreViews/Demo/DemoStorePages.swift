@@ -15,15 +15,26 @@ public enum DemoStorePages {
         },
         StorePage(id: "gallery", bundleId: BackyardBirds.bundleId, title: "Style gallery — Backyard Birds",
                   summary: "Every product view style and every control style.") {
-            AnyView(StoreReader { store, _ in CatalogPreview(products: store.products) })
+            AnyView(Gallery(title: "Style gallery — Backyard Birds"))
         },
         StorePage(id: "food-truck-gallery", bundleId: FoodTruck.bundleId, title: "Style gallery — Food Truck",
                   summary: "Every product view style and every control style for Food Truck's catalog.") {
-            AnyView(StoreReader { store, _ in CatalogPreview(products: store.products) })
+            AnyView(Gallery(title: "Style gallery — Food Truck"))
         },
     ]
 
     public static func page(_ id: String) -> StorePage? {
         all.first { $0.id == id }
+    }
+}
+
+/// A gallery page: a title, then the catalog in every style.
+struct Gallery: View {
+    let title: String
+    var body: some View {
+        VStack(alignment: .leading, spacing: 8) {
+            Text(title).font(.largeTitle)
+            StoreReader { store, _ in CatalogPreview(products: store.products) }
+        }
     }
 }

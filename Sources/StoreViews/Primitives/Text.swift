@@ -6,7 +6,7 @@ public struct Text: PrimitiveView {
 
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         if let font = context.environment.font {
-            html.element("span", [("class", "sk-text sk-font-\(font.rawValue)")], text: content)
+            html.element(font.headingTag ?? "span", [("class", "sk-text sk-font-\(font.rawValue)"), ("dir", "auto")], text: content)
         } else {
             html.text(content)
         }
@@ -16,6 +16,17 @@ public struct Text: PrimitiveView {
 /// SwiftUI's text styles, mapped to a type scale in the stylesheet.
 public enum Font: String, Sendable, CaseIterable {
     case largeTitle, title, title2, title3, headline, subheadline, body, callout, footnote, caption
+
+    /// Title styles are headings on the web (what VoiceOver's header trait gives a SwiftUI title):
+    /// large title `h1`, title and title 2 `h2`, title 3 `h3`.
+    var headingTag: String? {
+        switch self {
+        case .largeTitle: "h1"
+        case .title, .title2: "h2"
+        case .title3: "h3"
+        default: nil
+        }
+    }
 }
 
 /// A symbol by SF Symbols name. Pages make no external requests, so symbols are drawn from a small

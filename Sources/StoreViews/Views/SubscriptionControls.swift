@@ -99,7 +99,11 @@ enum SubscriptionControls {
             html.close("span")
         }
         if option.isCurrent {
-            html.element("p", [("class", "sk-owned")], text: "✓ \(product.displayName) — Current Plan")
+            html.open("p", [("class", "sk-owned")])
+            html.text("✓ ")
+            html.element("bdi", text: product.displayName)
+            html.text(" — Current Plan")
+            html.close("p")
             html.close("div")
             return
         }

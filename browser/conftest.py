@@ -1,0 +1,160 @@
+"""Fixtures: live `openstore serve` processes and headless Chromium drivers.
+
+* ``demo_server``: no --catalog, so it hosts the built-in demo apps and their web views
+  (`/store`, `/store/backyard-birds`, `/store/backyard-birds-pass`, `/store/food-truck`,
+  `/store/gallery`).
+* ``hostile_server``: browser/fixtures/hostile.storekit, a catalog whose product, group and
+  policy texts are HTML, quotes and right-to-left text, hosted as com.example.hostile and also
+  under the Backyard Birds bundle ID, so the demo pages registered for that app (the style gallery
+  above all, which shows every product of the app's catalog) render the hostile catalog live.
+* ``chromium``: a factory, ``chromium(scheme="light"|"dark", javascript=True, log_network=False,
+  width=…, height=…)``; every driver it made is closed after the test, and when the test failed
+  a screenshot and the page's HTML are kept in artifacts/browser/failures/.
+* ``customer``: a customer name no other test uses, so every test starts from a fresh customer.
+
+Each server runs on a free loopback port with a fresh --data directory. The binary is
+$OPENSTORE_BIN, else .build/debug/openstore in the repository.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from pathlib import Path
+from typing import List
+
+import pytest
+
+from harness import (
+    ARTIFACTS, BACKYARD_BIRDS, HOSTILE_BUNDLE, HOSTILE_CATALOG, ServerProcess, js_errors, openstore_bin, start_chromium,
+)
+
+_servers: List[ServerProcess] = []
+
+DEMO_PAGES = ("backyard-birds", "backyard-birds-pass", "food-truck", "gallery", "food-truck-gallery")
+
+
+@pytest.fixture(scope="session")
+def openstore_binary() -> Path:
+    path = openstore_bin()
+    if not path.exists():
+        pytest.fail(f"openstore binary not found at {path}: run `swift build` first or set OPENSTORE_BIN", pytrace=False)
+    return path
+
+
+def _start(binary: Path, tmp_path_factory, name: str, extra_args=()) -> ServerProcess:
+    root = tmp_path_factory.mktemp(name)
+    server = ServerProcess(binary, data_dir=root / "data", log_path=root / "server.log", extra_args=extra_args)
+    _servers.append(server)
+    try:
+        server.start()
+    except Exception as e:  # report the server's own output, not a Python traceback
+        server.stop()
+        pytest.fail(f"could not start openstore serve ({name}): {e}", pytrace=False)
+    return server
+
+
+@pytest.fixture(scope="session")
+def demo_server(openstore_binary, tmp_path_factory):
+    server = _start(openstore_binary, tmp_path_factory, "demo")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def hostile_server(openstore_binary, tmp_path_factory):
+    server = _start(openstore_binary, tmp_path_factory, "hostile",
+                    ["--catalog", str(HOSTILE_CATALOG), "--bundle-id", HOSTILE_BUNDLE,
+                     "--catalog", str(HOSTILE_CATALOG), "--bundle-id", BACKYARD_BIRDS])
+    yield server
+    server.stop()
+
+
+def _require_store_pages(server: ServerProcess, what: str) -> None:
+    r = server.get("/store")
+    if r.status_code != 200 or "text/html" not in r.headers.get("content-type", ""):
+        pytest.fail(f"{what}: GET /store answered {r.status_code} {r.headers.get('content-type')}; "
+                    "the web views are not served by this binary", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def demo_pages(demo_server) -> ServerProcess:
+    """The demo server, after checking that it serves the web views at all."""
+    _require_store_pages(demo_server, "demo server")
+    return demo_server
+
+
+@pytest.fixture(scope="session")
+def hostile_pages(hostile_server) -> List[str]:
+    """The page IDs the hostile server lists at /store (each renders the hostile catalog)."""
+    _require_store_pages(hostile_server, "hostile server")
+    html = hostile_server.get("/store").text
+    ids = []
+    for m in re.finditer(r'href="(?:[^"]*?)/store/([A-Za-z0-9._-]+)(?:[?"#])', html):
+        if m.group(1) not in ids:
+            ids.append(m.group(1))
+    if not ids:
+        pytest.fail(f"GET /store on the hostile server links no /store/{{page}}:\n{html[:2000]}", pytrace=False)
+    return ids
+
+
+@pytest.fixture
+def customer(request) -> str:
+    base = re.sub(r"[^a-z0-9]+", "-", request.node.name.lower()).strip("-")[:40]
+    return f"{base}-{uuid.uuid4().hex[:8]}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"rep_{report.when}", report)
+
+
+@pytest.fixture
+def chromium(request):
+    made = []
+
+    def make(scheme: str = "light", javascript: bool = True, log_network: bool = False,
+             width: int = 1280, height: int = 900):
+        try:
+            driver = start_chromium(scheme=scheme, javascript=javascript, log_network=log_network, width=width, height=height)
+        except Exception as e:  # noqa: BLE001
+            pytest.fail(f"could not start headless Chromium (/usr/bin/chromium, /usr/bin/chromedriver): {e}", pytrace=False)
+        made.append(driver)
+        return driver
+
+    yield make
+    failed = getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
+    for i, driver in enumerate(made):
+        try:
+            if failed:
+                folder = ARTIFACTS / "failures"
+                folder.mkdir(parents=True, exist_ok=True)
+                stem = re.sub(r"[^A-Za-z0-9._-]+", "-", request.node.name) + (f"-{i}" if i else "")
+                driver.save_screenshot(str(folder / f"{stem}.png"))
+                (folder / f"{stem}.html").write_text(driver.page_source, encoding="utf-8")
+                errors = js_errors(driver)
+                if errors:
+                    (folder / f"{stem}.console.txt").write_text("\n".join(errors), encoding="utf-8")
+        except Exception:  # noqa: BLE001 - a dead browser must not hide the test's own failure
+            pass
+        finally:
+            try:
+                driver.quit()
+            except Exception:  # noqa: BLE001
+                pass
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Where the screenshots are; on failure, each server's log tail."""
+    if ARTIFACTS.exists():
+        terminalreporter.write_line(f"browser artifacts: {ARTIFACTS}")
+    if exitstatus == 0 or not _servers:
+        return
+    terminalreporter.section("openstore serve logs")
+    for server in _servers:
+        terminalreporter.write_line(f"{server.log_path} (base URL {server.base_url})")
+        tail = server.log_tail(15).rstrip()
+        if tail:
+            terminalreporter.write_line(tail)
