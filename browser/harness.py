@@ -11,11 +11,8 @@ import base64
 import json
 import os
 import re
-import socket
 import struct
-import subprocess
-import threading
-import time
+import sys
 import zlib
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -35,17 +32,17 @@ from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT / "testsupport"))
+from openstore_process import OpenStoreProcess, openstore_bin  # noqa: E402,F401  (shared with compat/; re-exported)
 BROWSER_DIR = Path(__file__).resolve().parent
 FIXTURES = BROWSER_DIR / "fixtures"
 ARTIFACTS = Path(os.environ.get("BROWSER_ARTIFACTS", REPO_ROOT / "artifacts" / "browser"))
 HTTP_TIMEOUT = 30
-START_TIMEOUT = float(os.environ.get("OPENSTORE_START_TIMEOUT", "60"))
 # How long a page may take to update after an action. Generous: the suite shares 2 cores with a
 # debug build of the server; nothing asserts on time, this only bounds a hang.
 WAIT = float(os.environ.get("BROWSER_WAIT", "30"))
 CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
-LISTENING = re.compile(r"listening on (http://[^\s/]+:\d+)")
 
 BACKYARD_BIRDS = "com.example.backyardbirds"
 FOOD_TRUCK = "com.example.foodtruck"
@@ -53,121 +50,9 @@ HOSTILE_BUNDLE = "com.example.hostile"
 HOSTILE_CATALOG = FIXTURES / "hostile.storekit"
 
 
-def openstore_bin() -> Path:
-    """The binary under test: $OPENSTORE_BIN, else .build/debug/openstore in the repository."""
-    raw = os.environ.get("OPENSTORE_BIN")
-    path = Path(raw) if raw else REPO_ROOT / ".build" / "debug" / "openstore"
-    if not path.is_absolute():
-        path = (REPO_ROOT / path).resolve()
-    return path
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-# ---------------------------------------------------------------------------------------------
-# The server
-
-
-class ServerProcess:
-    """`openstore serve` on a free loopback port with its own fresh --data directory (the same
-    approach as compat/openstore_harness.py, without its dependency on Apple's library)."""
-
-    def __init__(self, binary: Path, data_dir: Path, log_path: Path, extra_args: Sequence[str] = ()):
-        self.binary = binary
-        self.data_dir = data_dir
-        self.log_path = log_path
-        self.extra_args = list(extra_args)
-        self.proc: Optional[subprocess.Popen] = None
-        self.base_url: Optional[str] = None
-        self._lines: List[str] = []
-        self._listening = threading.Event()
-        self._reader: Optional[threading.Thread] = None
-
-    def start(self, attempts: int = 3) -> "ServerProcess":
-        last = ""
-        for _ in range(attempts):
-            try:
-                self._start_once(free_port())
-                return self
-            except _PortInUse as e:
-                last = str(e)
-                self.stop()
-        raise RuntimeError(f"openstore serve did not start: {last}")
-
-    def _start_once(self, port: int) -> None:
-        if not self.binary.exists():
-            raise FileNotFoundError(f"openstore binary not found at {self.binary}; run `swift build` or set OPENSTORE_BIN")
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        cmd = [str(self.binary), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(self.data_dir),
-               *self.extra_args]
-        self._lines = []
-        self._listening.clear()
-        self.base_url = None
-        log = open(self.log_path, "a", encoding="utf-8")
-        log.write(f"$ {' '.join(cmd)}\n")
-        log.flush()
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     cwd=str(REPO_ROOT), text=True, encoding="utf-8", errors="replace", bufsize=1)
-        self._reader = threading.Thread(target=self._pump, args=(self.proc, log), daemon=True)
-        self._reader.start()
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                self._reader.join(timeout=2)
-                tail = self.log_tail()
-                if "address already in use" in tail.lower() or "eaddrinuse" in tail.lower():
-                    raise _PortInUse(tail)
-                raise RuntimeError(f"openstore serve exited with {self.proc.returncode}:\n{tail}")
-            if self._listening.wait(timeout=0.1):
-                break
-        else:
-            raise RuntimeError(f"openstore serve printed no 'listening on' within {START_TIMEOUT}s:\n{self.log_tail()}")
-        if self.base_url is None:
-            self.base_url = f"http://127.0.0.1:{port}"
-        while time.monotonic() < deadline:
-            try:
-                if requests.get(self.base_url + "/healthz", timeout=2).status_code == 200:
-                    return
-            except requests.RequestException:
-                pass
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"openstore serve exited with {self.proc.returncode}:\n{self.log_tail()}")
-            time.sleep(0.1)
-        raise RuntimeError(f"/healthz never answered 200 within {START_TIMEOUT}s:\n{self.log_tail()}")
-
-    def _pump(self, proc: subprocess.Popen, log) -> None:
-        assert proc.stdout is not None
-        try:
-            for line in proc.stdout:
-                self._lines.append(line)
-                log.write(line)
-                log.flush()
-                m = LISTENING.search(line)
-                if m and not self._listening.is_set():
-                    self.base_url = m.group(1).replace("0.0.0.0", "127.0.0.1")
-                    self._listening.set()
-        finally:
-            log.close()
-
-    def stop(self) -> None:
-        proc, self.proc = self.proc, None
-        if proc is None or proc.poll() is not None:
-            return
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        if self._reader is not None:
-            self._reader.join(timeout=5)
-
-    def log_tail(self, lines: int = 40) -> str:
-        return "".join(self._lines[-lines:])
+class ServerProcess(OpenStoreProcess):
+    """`openstore serve` (see testsupport/openstore_process.py) and the URLs and reads the
+    browser tests ask of it."""
 
     # -- what the tests ask of it ----------------------------------------------------------------
     @property
@@ -199,10 +84,6 @@ class ServerProcess:
         r = self.get(f"{prefix}/apps/{bundle_id}/customers/{customer}/transactions")
         assert r.status_code == 200, f"GET transactions: {r.status_code} {r.text[:500]}"
         return [jws_payload(s) for s in r.json()["signedTransactions"]]
-
-
-class _PortInUse(RuntimeError):
-    pass
 
 
 def jws_payload(jws: str) -> Dict[str, Any]:

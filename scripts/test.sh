@@ -50,6 +50,33 @@ apt_install() {
   $sudo apt-get install -y -qq --no-install-recommends "$@"
 }
 
+# make_venv DIR REQUIREMENTS IMPORTS: a venv at DIR with REQUIREMENTS installed. It is
+# reinstalled only when the requirements file changed since the last successful install, or when
+# IMPORTS (a Python statement) fails in it. Installs Debian's python3-venv if venv is missing.
+make_venv() {
+  local venv="$1" requirements="$2" imports="$3" python="${PYTHON:-python3}"
+  "$python" --version
+  if [[ ! -x "$venv/bin/python" ]] || ! "$venv/bin/python" -c 'import sys' >/dev/null 2>&1; then
+    rm -rf "$venv"
+    if ! "$python" -m venv "$venv" >/dev/null 2>&1; then
+      echo "python3 -m venv failed; installing Debian's python3-venv"
+      rm -rf "$venv"
+      local py_minor
+      py_minor="$("$python" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
+      apt_install python3-venv "python${py_minor}-venv" || apt_install python3-venv
+      "$python" -m venv "$venv"
+    fi
+  fi
+  local stamp="$venv/.requirements.sha256" want
+  want="$(sha256sum "$requirements" | cut -d' ' -f1)"
+  if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" ]] || ! "$venv/bin/python" -c "$imports" >/dev/null 2>&1; then
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+    echo "$want" >"$stamp"
+  else
+    echo "$venv already satisfies $requirements"
+  fi
+}
+
 # ---------------------------------------------------------------------------------------------
 banner "swift build"
 swift --version
@@ -66,27 +93,7 @@ fi
 # ---------------------------------------------------------------------------------------------
 if [[ "${SKIP_COMPAT:-0}" != "1" ]]; then
   banner "compat: python venv"
-  PYTHON="${PYTHON:-python3}"
-  "$PYTHON" --version
-  if [[ ! -x "$VENV/bin/python" ]] || ! "$VENV/bin/python" -c 'import sys' >/dev/null 2>&1; then
-    rm -rf "$VENV"
-    if ! "$PYTHON" -m venv "$VENV" >/dev/null 2>&1; then
-      echo "python3 -m venv failed; installing Debian's python3-venv"
-      rm -rf "$VENV"
-      py_minor="$("$PYTHON" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
-      apt_install python3-venv "python${py_minor}-venv" || apt_install python3-venv
-      "$PYTHON" -m venv "$VENV"
-    fi
-  fi
-  # Reinstall only when requirements.txt changed since the last successful install.
-  STAMP="$VENV/.requirements.sha256"
-  WANT="$(sha256sum "$REQUIREMENTS" | cut -d' ' -f1)"
-  if [[ ! -f "$STAMP" || "$(cat "$STAMP")" != "$WANT" ]] || ! "$VENV/bin/python" -c 'import appstoreserverlibrary, pytest, requests' >/dev/null 2>&1; then
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$REQUIREMENTS"
-    echo "$WANT" >"$STAMP"
-  else
-    echo "compat/.venv already satisfies compat/requirements.txt"
-  fi
+  make_venv "$VENV" "$REQUIREMENTS" 'import appstoreserverlibrary, pytest, requests'
 
   banner "compat: pytest (Apple's app-store-server-library vs live openstore serve)"
   export OPENSTORE_BIN="${OPENSTORE_BIN:-$(swift build --show-bin-path)/openstore}"
@@ -117,34 +124,14 @@ if [[ "${SKIP_BROWSER:-0}" != "1" ]]; then
   chromedriver --version
 
   banner "browser: python venv"
-  BROWSER_VENV="$REPO_ROOT/browser/.venv"
-  BROWSER_REQUIREMENTS="$REPO_ROOT/browser/requirements.txt"
-  PYTHON="${PYTHON:-python3}"
-  if [[ ! -x "$BROWSER_VENV/bin/python" ]] || ! "$BROWSER_VENV/bin/python" -c 'import sys' >/dev/null 2>&1; then
-    rm -rf "$BROWSER_VENV"
-    if ! "$PYTHON" -m venv "$BROWSER_VENV" >/dev/null 2>&1; then
-      echo "python3 -m venv failed; installing Debian's python3-venv"
-      rm -rf "$BROWSER_VENV"
-      py_minor="$("$PYTHON" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
-      apt_install python3-venv "python${py_minor}-venv" || apt_install python3-venv
-      "$PYTHON" -m venv "$BROWSER_VENV"
-    fi
-  fi
-  BROWSER_STAMP="$BROWSER_VENV/.requirements.sha256"
-  BROWSER_WANT="$(sha256sum "$BROWSER_REQUIREMENTS" | cut -d' ' -f1)"
-  if [[ ! -f "$BROWSER_STAMP" || "$(cat "$BROWSER_STAMP")" != "$BROWSER_WANT" ]] || ! "$BROWSER_VENV/bin/python" -c 'import selenium, pytest, requests' >/dev/null 2>&1; then
-    "$BROWSER_VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$BROWSER_REQUIREMENTS"
-    echo "$BROWSER_WANT" >"$BROWSER_STAMP"
-  else
-    echo "browser/.venv already satisfies browser/requirements.txt"
-  fi
+  make_venv "$REPO_ROOT/browser/.venv" "$REPO_ROOT/browser/requirements.txt" 'import selenium, pytest, requests'
 
   banner "browser: pytest (headless Chromium vs live openstore serve)"
   export OPENSTORE_BIN="${OPENSTORE_BIN:-$(swift build --show-bin-path)/openstore}"
   echo "OPENSTORE_BIN=$OPENSTORE_BIN"
   export SE_OFFLINE=true
   # shellcheck disable=SC2086
-  "$BROWSER_VENV/bin/python" -m pytest browser -q -p no:cacheprovider ${BROWSER_PYTEST_ARGS:-}
+  "$REPO_ROOT/browser/.venv/bin/python" -m pytest browser -q -p no:cacheprovider ${BROWSER_PYTEST_ARGS:-}
 else
   banner "browser (skipped: SKIP_BROWSER=1)"
 fi

@@ -36,19 +36,8 @@ struct CatalogCommand: ParsableCommand {
         var storefront: String?
 
         func run() throws {
-            let catalog: Catalog
-            do {
-                catalog = try Catalog.load(contentsOf: URL(fileURLWithPath: file))
-            } catch {
-                print("\(file): \(error.faults.count) fault(s)")
-                for fault in error.faults { print("  \(fault)") }
-                throw ExitCode(1)
-            }
-            let code = storefront ?? catalog.settings.storefront
-            guard let front = Storefront.lookup(code) else {
-                throw ValidationError("unknown storefront \(code): use ISO 3166-1 alpha-3, e.g. USA")
-            }
-            print(CatalogTable.render(catalog, storefront: front))
+            let catalog = try CatalogFile.load(file)
+            print(CatalogTable.render(catalog, storefront: try CatalogFile.storefront(storefront, of: catalog)))
         }
     }
 }

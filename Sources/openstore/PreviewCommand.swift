@@ -38,18 +38,8 @@ struct PreviewCommand: ParsableCommand {
     }
 
     func run() throws {
-        let catalog: Catalog
-        do {
-            catalog = try Catalog.load(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            print("\(file): \(error.faults.count) fault(s)")
-            for fault in error.faults { print("  \(fault)") }
-            throw ExitCode(1)
-        }
-        let code = storefront ?? catalog.settings.storefront
-        guard let front = Storefront.lookup(code) else {
-            throw ValidationError("unknown storefront \(code): use ISO 3166-1 alpha-3, e.g. USA")
-        }
+        let catalog = try CatalogFile.load(file)
+        let front = try CatalogFile.storefront(storefront, of: catalog)
         // An explicit storefront reads as "show me this country", texts included.
         let textLocale = locale ?? (storefront != nil ? front.locale : catalog.settings.locale)
         let site = PreviewSite(catalog: catalog, storefront: front, locale: textLocale, scheme: scheme.colorScheme)

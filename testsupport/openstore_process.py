@@ -1,0 +1,170 @@
+"""Starting and stopping a live `openstore serve` for the Python suites (compat/ and browser/).
+
+Plain subprocess + requests, so both suites' venvs can import it: each adds this folder to
+sys.path. The suites subclass `OpenStoreProcess` with what they ask of the server.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import List, Optional, Sequence
+
+import requests
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+START_TIMEOUT = float(os.environ.get("OPENSTORE_START_TIMEOUT", "60"))
+LISTENING = re.compile(r"listening on (http://[^\s/]+:\d+)")
+
+
+def openstore_bin() -> Path:
+    """The binary under test: $OPENSTORE_BIN, else .build/debug/openstore in the repository."""
+    raw = os.environ.get("OPENSTORE_BIN")
+    path = Path(raw) if raw else REPO_ROOT / ".build" / "debug" / "openstore"
+    if not path.is_absolute():
+        path = (REPO_ROOT / path).resolve()
+    return path
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class OpenStoreProcess:
+    """A running `openstore serve` on a free loopback port with its own fresh --data directory."""
+
+    def __init__(self, binary: Path, data_dir: Path, log_path: Path, extra_args: Sequence[str] = ()):
+        self.binary = binary
+        self.data_dir = data_dir
+        self.log_path = log_path
+        self.extra_args = list(extra_args)
+        self.proc: Optional[subprocess.Popen] = None
+        self.base_url: Optional[str] = None
+        self._lines: List[str] = []
+        self._listening = threading.Event()
+        self._reader: Optional[threading.Thread] = None
+        # Wall time (time.monotonic) just before the process was spawned, and seconds from then
+        # until its `listening on` line arrived: the start-up time a user waits for.
+        self.spawned_at: Optional[float] = None
+        self.listening_after: Optional[float] = None
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def start(self, attempts: int = 3) -> "OpenStoreProcess":
+        last_error = ""
+        for _ in range(attempts):
+            port = free_port()
+            try:
+                self._start_once(port)
+                return self
+            except _PortInUse as e:  # someone took the port between probe and bind: try another
+                last_error = str(e)
+                self.stop()
+        raise RuntimeError(f"openstore serve did not start: {last_error}")
+
+    def _start_once(self, port: int) -> None:
+        if not self.binary.exists():
+            raise FileNotFoundError(
+                f"openstore binary not found at {self.binary}; run `swift build` or set OPENSTORE_BIN")
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        cmd = [str(self.binary), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(self.data_dir)]
+        cmd += self.extra_args
+        self._lines = []
+        self._listening.clear()
+        self.base_url = None
+        self.listening_after = None
+        log = open(self.log_path, "a", encoding="utf-8")
+        log.write(f"$ {' '.join(cmd)}\n")
+        log.flush()
+        self.spawned_at = time.monotonic()
+        self.proc = subprocess.Popen(
+            cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            cwd=str(REPO_ROOT), text=True, encoding="utf-8", errors="replace", bufsize=1,
+        )
+        self._reader = threading.Thread(target=self._pump, args=(self.proc, log), daemon=True)
+        self._reader.start()
+
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                self._reader.join(timeout=2)
+                tail = self.log_tail()
+                if "address already in use" in tail.lower() or "eaddrinuse" in tail.lower():
+                    raise _PortInUse(tail)
+                raise RuntimeError(f"openstore serve exited with {self.proc.returncode}:\n{tail}")
+            if self._listening.wait(timeout=0.1):
+                break
+        else:
+            raise RuntimeError(f"openstore serve printed no 'listening on' within {START_TIMEOUT}s:\n{self.log_tail()}")
+
+        # The printed URL is authoritative; fall back to the port we asked for.
+        if self.base_url is None:
+            self.base_url = f"http://127.0.0.1:{port}"
+        while time.monotonic() < deadline:
+            try:
+                r = requests.get(self.base_url + "/healthz", timeout=2)
+                if r.status_code == 200:
+                    return
+            except requests.RequestException:
+                pass
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"openstore serve exited with {self.proc.returncode}:\n{self.log_tail()}")
+            time.sleep(0.1)
+        raise RuntimeError(f"/healthz never answered 200 within {START_TIMEOUT}s:\n{self.log_tail()}")
+
+    def _pump(self, proc: subprocess.Popen, log) -> None:
+        assert proc.stdout is not None
+        try:
+            for line in proc.stdout:
+                arrived = time.monotonic()
+                self._lines.append(line)
+                log.write(line)
+                log.flush()
+                m = LISTENING.search(line)
+                if m and not self._listening.is_set():
+                    if self.spawned_at is not None:
+                        self.listening_after = arrived - self.spawned_at
+                    self.base_url = m.group(1).replace("0.0.0.0", "127.0.0.1")
+                    self._listening.set()
+        finally:
+            log.close()
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None or proc.poll() is not None:
+            return
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        if self._reader is not None:
+            self._reader.join(timeout=5)
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash or power cut would: no shutdown code runs."""
+        proc, self.proc = self.proc, None
+        if proc is None or proc.poll() is not None:
+            return
+        proc.kill()
+        proc.wait(timeout=10)
+        if self._reader is not None:
+            self._reader.join(timeout=5)
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def log_tail(self, lines: int = 40) -> str:
+        return "".join(self._lines[-lines:])
+
+
+class _PortInUse(RuntimeError):
+    pass
