@@ -19,6 +19,9 @@ struct LifecycleBenchmark {
         var signSeconds: Double
         var emptyLoopSeconds: Double
         var rawSignPerSecond: Double
+        /// CPU this process used in each timed phase, and CPU other processes took meanwhile.
+        var scheduleCPU = CPUUsage()
+        var signCPU = CPUUsage()
         var total: Double { scheduleSeconds + signSeconds }
     }
 
@@ -59,11 +62,14 @@ struct LifecycleBenchmark {
 
         // The year: the scheduler fires every renewal in time order and stores it.
         let scheduleStart = Date()
+        let scheduleCPUStart = CPUSample.now()
         _ = try await store.advanceTime(world, byMs: 365 * 86_400_000)
         let scheduleSeconds = Date().timeIntervalSince(scheduleStart)
+        let scheduleCPU = CPUUsage(from: scheduleCPUStart, to: CPUSample.now())
 
         // Each renewal signed, as Transaction.updates and notifications hand it out (2 cores).
         let signStart = Date()
+        let signCPUStart = CPUSample.now()
         var renewals: [TransactionRecord] = []
         var cursor = lastSeqBefore
         while true {
@@ -90,6 +96,7 @@ struct LifecycleBenchmark {
             return try await group.reduce(0, +)
         }
         let signSeconds = Date().timeIntervalSince(signStart)
+        let signCPU = CPUUsage(from: signCPUStart, to: CPUSample.now())
         precondition(signed > 0 || renewals.isEmpty)
 
         // The empty loop: the same events, touched and nothing done.
@@ -115,6 +122,6 @@ struct LifecycleBenchmark {
         return Figures(
             subscribers: subscribers, setupSeconds: setupSeconds, renewals: renewals.count,
             scheduleSeconds: scheduleSeconds, signSeconds: signSeconds, emptyLoopSeconds: emptyLoopSeconds,
-            rawSignPerSecond: rawSign)
+            rawSignPerSecond: rawSign, scheduleCPU: scheduleCPU, signCPU: signCPU)
     }
 }

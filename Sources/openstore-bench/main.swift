@@ -154,6 +154,8 @@ if options.wants("lifecycle") {
         let perSecond = Double(year.renewals) / year.total
         say(String(format: "  %d renewals: scheduled and stored in %.1f s, signed in %.1f s; empty loop over them %.4f s",
                    year.renewals, year.scheduleSeconds, year.signSeconds, year.emptyLoopSeconds))
+        say(String(format: "  CPU of this process: %.1f s storing, %.1f s signing; other processes meanwhile: %.1f s, %.1f s",
+                   year.scheduleCPU.process, year.signCPU.process, year.scheduleCPU.others, year.signCPU.others))
         report.add(.init(
             figure: "simulated year, \(Report.rate(Double(year.subscribers))) subscribers", measured: String(format: "%.1f s", year.total),
             limit: String(format: "empty loop %.4f s", year.emptyLoopSeconds), ratio: "",
