@@ -12,7 +12,7 @@ public struct WireObject: Sendable {
     private var fields: [String: JSONValue]
 
     public init(json: some Collection<UInt8>) throws {
-        guard case .object(let members) = try JSONReader.parse(Data(json)) else { throw Missing(key: "(root)") }
+        guard case .object(let members) = try JSONReader.parse(bytes: Array(json)) else { throw Missing(key: "(root)") }
         var fields: [String: JSONValue] = [:]
         fields.reserveCapacity(members.count)
         for member in members { fields[member.key] = member.value }
