@@ -49,7 +49,7 @@ struct LifecycleBenchmark {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for task in 0..<64 {
                 group.addTask {
-                    for index in (task * perTask)..<min((task + 1) * perTask, subscribers) {
+                    for index in min(task * perTask, subscribers)..<min((task + 1) * perTask, subscribers) {
                         _ = try await store.purchase(PurchaseRequest(bundleId: app.bundleId, productId: "bench.monthly", customer: "subscriber-\(index)"))
                     }
                 }
