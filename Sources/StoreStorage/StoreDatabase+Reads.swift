@@ -152,7 +152,9 @@ extension StoreDatabase {
     /// feeds such as `Transaction.updates` and for bulk work.
     public func transactionsChanged(world: String, afterSeq: Int64, limit: Int) async throws -> [TransactionRecord] {
         try await readRows(
-            "SELECT * FROM transactions WHERE world = ? AND seq > ? ORDER BY seq LIMIT ?",
+            // `+world`: SQLite would otherwise pick an index led by `world`, read every
+            // transaction of the world and sort them on each page; this walks `transactions_seq`.
+            "SELECT * FROM transactions WHERE +world = ? AND seq > ? ORDER BY seq LIMIT ?",
             [.text(world), .integer(Int(afterSeq)), .integer(limit)], decode: Self.transaction(raw:))
     }
 }
