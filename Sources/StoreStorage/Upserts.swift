@@ -61,7 +61,9 @@ enum Upserts {
                 table: "subscriptions",
                 columns: ["world", "original_id", "bundle_id", "customer", "group_id", "product_id", "status",
                           "next_event_ms", "version", "state", "updated_ms"],
-                conflict: ["world", "original_id"], newerThan: "version",
+                // A chain's app, customer and group never change: leaving them out of the update
+                // spares SQLite the subscriptions_customer index on every renewal.
+                conflict: ["world", "original_id"], keep: ["bundle_id", "customer", "group_id"], newerThan: "version",
                 rows: batch.subscriptions.map {
                     [.init($0.world), .init($0.originalId), .init($0.bundleId), .init($0.customer), .init($0.groupId),
                      .init($0.productId), .init($0.status), .init($0.nextEventMs), .init($0.version), .init($0.state), .init($0.updatedMs)]

@@ -114,8 +114,13 @@ public struct JSONWriter: Sendable {
     private mutating func writeString(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escaping: copy them whole.
-        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: value.utf8)
+        var value = value
+        let copied: Bool = value.withUTF8 { utf8 in
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied {
             bytes.append(UInt8(ascii: "\""))
             return
         }
