@@ -156,9 +156,13 @@ actor World {
 
     /// Adds or replaces a transaction in the customer's history, loaded or not.
     func record(_ owned: OwnedTransaction, for key: CustomerKey) {
-        if var list = histories[key] {
-            if let index = list.firstIndex(where: { $0.id == owned.id }) { list[index] = owned } else { list.append(owned) }
-            histories[key] = list
+        if histories[key] != nil {
+            // Changed in place: copying the list out and back would copy it on every renewal.
+            if let index = histories[key]!.firstIndex(where: { $0.id == owned.id }) {
+                histories[key]![index] = owned
+            } else {
+                histories[key]!.append(owned)
+            }
         } else {
             pendingHistory[key, default: [:]][owned.id] = owned
         }

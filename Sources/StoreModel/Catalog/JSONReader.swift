@@ -121,7 +121,9 @@ struct JSONReader {
         while scan < bytes.count {
             let byte = bytes[scan]
             if byte == UInt8(ascii: "\"") {
-                guard let text = String(validating: bytes[start..<scan], as: UTF8.self) else {
+                let end = scan
+                let text = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
+                guard let text else {
                     throw SyntaxError(message: "invalid JSON: a string is not valid UTF-8")
                 }
                 index = scan + 1
