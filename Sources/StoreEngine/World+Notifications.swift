@@ -42,7 +42,7 @@ extension World {
         }
         var record: TransactionRecord?
         if let transactionId = event.transactionId {
-            record = try await transactionRecord(transactionId, pending: batch)
+            record = try await transactionRecord(transactionId, pending: batch, committing: committing)
         }
         var transactionJSON: String?
         if let record, var payload = try? TransactionPayload(json: Array(record.payload.utf8)) {

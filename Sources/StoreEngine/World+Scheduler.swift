@@ -29,17 +29,37 @@ extension World {
         try await task.value
     }
 
+    /// Fires batches of due events. While one batch commits (on SQLite's thread), the next is
+    /// decided here; at most one is in flight, and batches reach the database in order. Firing
+    /// reads memory only; a batch's notifications, which may read transactions, see the batch
+    /// in flight (`committing`) before the database.
     private func applyDueEvents(upTo limitMs: Int64) async throws {
-        while let next = agenda.next, next.due <= limitMs {
-            var batch = WriteBatch()
-            var applied = 0
-            while applied < Self.eventsPerBatch, let next = agenda.next, next.due <= limitMs {
-                _ = agenda.pop()
-                guard let chain = chains[next.originalId], chain.nextEventMs == next.due, let event = chain.nextEvent else { continue }
-                try fire(event, on: chain, at: next.due, in: &batch)
-                applied += 1
+        var inFlight: Task<Void, any Error>?
+        do {
+            while let next = agenda.next, next.due <= limitMs {
+                var batch = WriteBatch()
+                var applied = 0
+                while applied < Self.eventsPerBatch, let next = agenda.next, next.due <= limitMs {
+                    _ = agenda.pop()
+                    guard let chain = chains[next.originalId], chain.nextEventMs == next.due, let event = chain.nextEvent else { continue }
+                    try fire(event, on: chain, at: next.due, in: &batch)
+                    applied += 1
+                }
+                if batch.isEmpty { continue }
+                if !batch.events.isEmpty { try await prepareNotifications(&batch) }
+                if let inFlight { try await inFlight.value }
+                let database = env.database
+                let ready = batch
+                committing = ready
+                inFlight = Task.detached { try await database.write(ready) }
             }
-            if !batch.isEmpty { try await commit(batch) }
+            if let inFlight { try await inFlight.value }
+            committing = nil
+        } catch {
+            // Let the write in flight settle before the next catch-up may start.
+            _ = try? await inFlight?.value
+            committing = nil
+            throw error
         }
     }
 

@@ -41,6 +41,8 @@ actor World {
     var driver: Task<Void, Never>?
     /// The catch-up in progress, if any (see `advance(to:)`).
     var advancing: Task<Void, any Error>?
+    /// The scheduler's batch being written while it decides the next one (see `applyDueEvents`).
+    var committing: WriteBatch?
 
     struct ChainKey: Hashable, Sendable {
         var bundleId: String
@@ -155,9 +157,13 @@ actor World {
 
     /// Adds or replaces a transaction in the customer's history, loaded or not.
     func record(_ owned: OwnedTransaction, for key: CustomerKey) {
-        if var list = histories[key] {
-            if let index = list.firstIndex(where: { $0.id == owned.id }) { list[index] = owned } else { list.append(owned) }
-            histories[key] = list
+        if histories[key] != nil {
+            // Changed in place: copying the list out and back would copy it on every renewal.
+            if let index = histories[key]!.firstIndex(where: { $0.id == owned.id }) {
+                histories[key]![index] = owned
+            } else {
+                histories[key]!.append(owned)
+            }
         } else {
             pendingHistory[key, default: [:]][owned.id] = owned
         }
@@ -230,8 +236,9 @@ actor World {
     }
 
     /// The latest stored version of a transaction: the batch being built wins over the database.
-    func transactionRecord(_ id: Int64, pending batch: WriteBatch? = nil) async throws -> TransactionRecord? {
+    func transactionRecord(_ id: Int64, pending batch: WriteBatch? = nil, committing inFlight: WriteBatch? = nil) async throws -> TransactionRecord? {
         if let inBatch = batch?.transactions.last(where: { $0.id == id }) { return inBatch }
+        if let inFlight = inFlight?.transactions.last(where: { $0.id == id }) { return inFlight }
         guard let record = try await env.database.transaction(id: id), record.world == self.id else { return nil }
         return record
     }

@@ -1,9 +1,12 @@
 import SQLKit
+import SQLiteKit
 
 /// Batches concurrent writes into one SQL transaction. While one batch commits, new writes queue
 /// up and form the next batch, so throughput grows with load instead of paying one commit per write.
 actor GroupCommitter {
     private let database: any SQLDatabase
+    /// The same connection, for batches: their statements go to SQLite with ready-made binds.
+    private let connection: SQLiteConnection
     /// A unit of work: a batch (merged with its neighbours) or a job that runs alone.
     enum Work: Sendable {
         case batch(WriteBatch)
@@ -15,8 +18,9 @@ actor GroupCommitter {
     /// Most writes merged into one SQL transaction; keeps statements under SQLite's bind limit.
     private let maxBatches = 256
 
-    init(database: any SQLDatabase) {
-        self.database = database
+    init(connection: SQLiteConnection) {
+        self.database = connection.sql()
+        self.connection = connection
     }
 
     func submit(_ batch: WriteBatch) async throws {
@@ -78,20 +82,21 @@ actor GroupCommitter {
     }
 
     private func transaction(_ body: () async throws -> Void) async throws {
-        try await database.raw("BEGIN").run()
+        try await connection.query("BEGIN", []) { _ in }
         do {
             try await body()
-            try await database.raw("COMMIT").run()
+            try await connection.query("COMMIT", []) { _ in }
         } catch {
-            try? await database.raw("ROLLBACK").run()
+            try? await connection.query("ROLLBACK", []) { _ in }
             throw error
         }
     }
 
     private func commit(_ batch: WriteBatch) async throws {
+        let statements = Upserts.statements(for: batch)
         try await transaction {
-            for statement in Upserts.statements(for: batch) {
-                try await database.raw(statement).run()
+            for statement in statements {
+                try await connection.query(statement.sql, statement.binds) { _ in }
             }
         }
     }

@@ -1,4 +1,4 @@
-import SQLKit
+import SQLiteKit
 
 /// The outbox's statements inside a batch commit: new notifications are inserted once (a replay
 /// of the same event changes nothing); attempt outcomes update their rows in one statement.
@@ -11,7 +11,7 @@ enum NotificationUpserts {
     ]
     static let rowsPerStatement = 500
 
-    static func statements(for writes: [NotificationWrite]) -> [SQLQueryString] {
+    static func statements(for writes: [NotificationWrite]) -> [RawStatement] {
         guard !writes.isEmpty else { return [] }
         var emitted: [NotificationRecord] = []
         var attempts: [Int64: NotificationAttemptUpdate] = [:]
@@ -25,44 +25,35 @@ enum NotificationUpserts {
                 if (attempts[update.seq]?.attemptCount ?? -1) <= update.attemptCount { attempts[update.seq] = update }
             }
         }
-        var out: [SQLQueryString] = []
-        var start = 0
-        while start < emitted.count {
-            let chunk = emitted[start..<min(start + rowsPerStatement, emitted.count)]
-            out.append(Upserts.upsert(
+        var out: [RawStatement] = []
+        if !emitted.isEmpty {
+            out += Upserts.upsert(
                 table: "notifications", columns: columns, conflict: ["seq"], keep: Array(columns.dropFirst()),
-                rows: chunk.map {
-                    [$0.seq, $0.uuid, $0.world, $0.bundleId, $0.customer, $0.environment, $0.type, $0.subtype,
-                     $0.transactionId, $0.originalId, $0.signedMs, $0.bodyKey, $0.body, $0.transactionJSON,
-                     $0.renewalJSON, $0.testToken, $0.nextAttemptMs, $0.attemptCount, $0.delivered ? 1 : 0, $0.attempts]
-                }))
-            start += rowsPerStatement
+                rows: emitted.map {
+                    [.init($0.seq), .init($0.uuid), .init($0.world), .init($0.bundleId), .init($0.customer), .init($0.environment),
+                     .init($0.type), .init($0.subtype), .init($0.transactionId), .init($0.originalId), .init($0.signedMs),
+                     .init($0.bodyKey), .init($0.body), .init($0.transactionJSON), .init($0.renewalJSON), .init($0.testToken),
+                     .init($0.nextAttemptMs), .init($0.attemptCount), .init($0.delivered), .init($0.attempts)]
+                })
         }
         let updates = attemptOrder.compactMap { attempts[$0] }
-        start = 0
+        var start = 0
         while start < updates.count {
             let chunk = updates[start..<min(start + rowsPerStatement, updates.count)]
-            var query = SQLQueryString("WITH v (seq, attempt_count, delivered, next_attempt_ms, attempts) AS (VALUES ")
+            var sql = "WITH v (seq, attempt_count, delivered, next_attempt_ms, attempts) AS (VALUES "
+            var binds: [SQLiteData] = []
+            binds.reserveCapacity(chunk.count * 5)
             for (index, update) in chunk.enumerated() {
-                query.appendLiteral(index == 0 ? "(" : ", (")
-                query.appendInterpolation(bind: update.seq)
-                query.appendLiteral(", ")
-                query.appendInterpolation(bind: update.attemptCount)
-                query.appendLiteral(", ")
-                query.appendInterpolation(bind: update.delivered ? 1 : 0)
-                query.appendLiteral(", ")
-                if let next = update.nextAttemptMs { query.appendInterpolation(bind: next) } else { query.appendLiteral("NULL") }
-                query.appendLiteral(", ")
-                query.appendInterpolation(bind: update.attempts)
-                query.appendLiteral(")")
+                sql += index == 0 ? "(?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?)"
+                binds += [.init(update.seq), .init(update.attemptCount), .init(update.delivered), .init(update.nextAttemptMs), .init(update.attempts)]
             }
             // An outcome never moves a row backwards (a stale writer loses to a later attempt).
-            query.appendLiteral("""
+            sql += """
                 ) UPDATE notifications SET attempt_count = v.attempt_count, delivered = v.delivered,
                 next_attempt_ms = v.next_attempt_ms, attempts = v.attempts
                 FROM v WHERE notifications.seq = v.seq AND notifications.attempt_count < v.attempt_count
-                """)
-            out.append(query)
+                """
+            out.append(RawStatement(sql: sql, binds: binds))
             start += rowsPerStatement
         }
         return out

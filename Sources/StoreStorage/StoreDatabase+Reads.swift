@@ -46,22 +46,20 @@ extension StoreDatabase {
 
     /// A customer's transactions for one app, oldest change first.
     public func transactions(world: String, bundleId: String, customer: String) async throws -> [TransactionRecord] {
-        try await readSQL.raw("""
-            SELECT * FROM transactions
-            WHERE world = \(bind: world) AND bundle_id = \(bind: bundleId) AND customer = \(bind: customer)
-            ORDER BY seq
-            """).all().map(Self.transaction(from:))
+        try await readRows(
+            "SELECT * FROM transactions WHERE world = ? AND bundle_id = ? AND customer = ? ORDER BY seq",
+            [.text(world), .text(bundleId), .text(customer)], decode: Self.transaction(raw:))
     }
 
     public func transaction(id: Int64) async throws -> TransactionRecord? {
-        try await readSQL.raw("SELECT * FROM transactions WHERE id = \(bind: id)").first().map(Self.transaction(from:))
+        try await readRows("SELECT * FROM transactions WHERE id = ?", [.integer(Int(id))], decode: Self.transaction(raw:)).first
     }
 
     public func subscriptions(world: String, bundleId: String, customer: String) async throws -> [SubscriptionRecord] {
-        try await readSQL.raw("""
-            SELECT * FROM subscriptions
-            WHERE world = \(bind: world) AND bundle_id = \(bind: bundleId) AND customer = \(bind: customer)
-            """).all().map(Self.subscription(from:)).sorted { $0.originalId < $1.originalId }
+        try await readRows(
+            "SELECT * FROM subscriptions WHERE world = ? AND bundle_id = ? AND customer = ?",
+            [.text(world), .text(bundleId), .text(customer)], decode: Self.subscription(raw:)
+        ).sorted { $0.originalId < $1.originalId }
         // Sorted here, not in SQL: with ORDER BY original_id SQLite prefers the primary key and
         // scans every subscription of the world (a purchase got slower with each customer).
     }
@@ -74,10 +72,9 @@ extension StoreDatabase {
 
     /// Every chain of a world with an event still to come, soonest first: the scheduler's agenda.
     public func scheduledSubscriptions(world: String) async throws -> [SubscriptionRecord] {
-        try await readSQL.raw("""
-            SELECT * FROM subscriptions WHERE world = \(bind: world) AND next_event_ms IS NOT NULL
-            ORDER BY next_event_ms
-            """).all().map(Self.subscription(from:))
+        try await readRows(
+            "SELECT * FROM subscriptions WHERE world = ? AND next_event_ms IS NOT NULL ORDER BY next_event_ms",
+            [.text(world)], decode: Self.subscription(raw:))
     }
 
     static func subscription(from row: any SQLRow) throws -> SubscriptionRecord {
@@ -154,8 +151,10 @@ extension StoreDatabase {
     /// A world's transactions in change order after `afterSeq`: what changed since a point, for
     /// feeds such as `Transaction.updates` and for bulk work.
     public func transactionsChanged(world: String, afterSeq: Int64, limit: Int) async throws -> [TransactionRecord] {
-        try await readSQL.raw("""
-            SELECT * FROM transactions WHERE world = \(bind: world) AND seq > \(bind: afterSeq) ORDER BY seq LIMIT \(bind: limit)
-            """).all().map(Self.transaction(from:))
+        try await readRows(
+            // `+world`: SQLite would otherwise pick an index led by `world`, read every
+            // transaction of the world and sort them on each page; this walks `transactions_seq`.
+            "SELECT * FROM transactions WHERE +world = ? AND seq > ? ORDER BY seq LIMIT ?",
+            [.text(world), .integer(Int(afterSeq)), .integer(limit)], decode: Self.transaction(raw:))
     }
 }

@@ -148,12 +148,14 @@ if options.wants("history") {
 }
 
 if options.wants("lifecycle") {
-    say("\nlifecycle: \(options.subscribers) monthly subscribers through one simulated year (scheduler → SQLite → JWS, 2 signing tasks)")
+    say("\nlifecycle: \(options.subscribers) monthly subscribers through one simulated year (scheduler → SQLite, renewals read back and signed on 2 threads alongside)")
     do {
         let year = try await LifecycleBenchmark(subscribers: options.subscribers).run(log: { say("  " + $0) })
         let perSecond = Double(year.renewals) / year.total
-        say(String(format: "  %d renewals: scheduled and stored in %.1f s, signed in %.1f s; empty loop over them %.4f s",
-                   year.renewals, year.scheduleSeconds, year.signSeconds, year.emptyLoopSeconds))
+        say(String(format: "  %d renewals: all stored after %.1f s, all read back and signed after %.1f s (%.1f s after the last store); empty loop over them %.4f s",
+                   year.renewals, year.scheduleSeconds, year.totalSeconds, year.signTailSeconds, year.emptyLoopSeconds))
+        say(String(format: "  CPU of this process in that window: %.1f s (%.0f µs per renewal); other processes meanwhile: %.1f s",
+                   year.cpu.process, year.cpu.process / Double(max(year.renewals, 1)) * 1e6, year.cpu.others))
         report.add(.init(
             figure: "simulated year, \(Report.rate(Double(year.subscribers))) subscribers", measured: String(format: "%.1f s", year.total),
             limit: String(format: "empty loop %.4f s", year.emptyLoopSeconds), ratio: "",

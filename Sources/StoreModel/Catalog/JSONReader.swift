@@ -19,7 +19,12 @@ struct JSONReader {
 
     /// Parses one JSON document. A UTF-8 byte order mark is skipped.
     static func parse(_ data: Data) throws(SyntaxError) -> JSONValue {
-        var reader = JSONReader(bytes: [UInt8](data))
+        try parse(bytes: [UInt8](data))
+    }
+
+    /// Parses one JSON document from bytes already in an array (no copy).
+    static func parse(bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+        var reader = JSONReader(bytes: bytes)
         if reader.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.index = 3 }
         reader.skipWhitespace()
         if reader.index >= reader.bytes.count {
@@ -110,6 +115,28 @@ struct JSONReader {
     }
 
     private mutating func parseString() throws(SyntaxError) -> String {
+        // Fast path: most strings have no escapes; take them whole from the bytes.
+        let start = index + 1
+        var scan = start
+        while scan < bytes.count {
+            let byte = bytes[scan]
+            if byte == UInt8(ascii: "\"") {
+                let end = scan
+                let text = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
+                guard let text else {
+                    throw SyntaxError(message: "invalid JSON: a string is not valid UTF-8")
+                }
+                index = scan + 1
+                return text
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            scan += 1
+        }
+        return try parseEscapedString()
+    }
+
+    /// A string with escapes (or an error in it), scalar by scalar.
+    private mutating func parseEscapedString() throws(SyntaxError) -> String {
         index += 1  // opening quote
         var scalars = String.UnicodeScalarView()
         var run: [UInt8] = []  // raw UTF-8 between escapes

@@ -43,7 +43,7 @@ extension TransactionPayload {
     }
 
     public init(json bytes: some Collection<UInt8>) throws {
-        let o = try WireObject(json: bytes)
+        let o = try WireObject(bytes: Array(bytes))
         self.init(
             originalTransactionId: try o.require("originalTransactionId"), transactionId: try o.require("transactionId"),
             webOrderLineItemId: o.string("webOrderLineItemId"), bundleId: try o.require("bundleId"),

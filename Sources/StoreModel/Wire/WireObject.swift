@@ -9,46 +9,56 @@ public struct WireObject: Sendable {
         var description: String { "missing or mistyped field \(key)" }
     }
 
-    private var fields: [String: JSONValue]
+    /// The members in document order; a payload has a few dozen, so a scan beats hashing them.
+    /// A duplicated key keeps its last value, as a dictionary would.
+    private let members: [(key: String, value: JSONValue)]
 
     public init(json: some Collection<UInt8>) throws {
-        guard case .object(let members) = try JSONReader.parse(Data(json)) else { throw Missing(key: "(root)") }
-        var fields: [String: JSONValue] = [:]
-        fields.reserveCapacity(members.count)
-        for member in members { fields[member.key] = member.value }
-        self.fields = fields
+        try self.init(bytes: Array(json))
+    }
+
+    init(bytes: [UInt8]) throws {
+        guard case .object(let members) = try JSONReader.parse(bytes: bytes) else { throw Missing(key: "(root)") }
+        self.members = members
     }
 
     init(members: [(key: String, value: JSONValue)]) {
-        var fields: [String: JSONValue] = [:]
-        for member in members { fields[member.key] = member.value }
-        self.fields = fields
+        self.members = members
+    }
+
+    private subscript(key: String) -> JSONValue? {
+        var index = members.count - 1
+        while index >= 0 {
+            if members[index].key == key { return members[index].value }
+            index -= 1
+        }
+        return nil
     }
 
     public func string(_ key: String) -> String? {
-        if case .string(let value)? = fields[key] { return value }
+        if case .string(let value)? = self[key] { return value }
         return nil
     }
 
     public func int64(_ key: String) -> Int64? {
-        guard case .number(let text)? = fields[key] else { return nil }
+        guard case .number(let text)? = self[key] else { return nil }
         return Int64(text) ?? Double(text).map { Int64($0) }
     }
 
     public func int(_ key: String) -> Int? { int64(key).map { Int($0) } }
 
     public func bool(_ key: String) -> Bool? {
-        if case .bool(let value)? = fields[key] { return value }
+        if case .bool(let value)? = self[key] { return value }
         return nil
     }
 
     public func strings(_ key: String) -> [String]? {
-        guard case .array(let values)? = fields[key] else { return nil }
+        guard case .array(let values)? = self[key] else { return nil }
         return values.compactMap { if case .string(let text) = $0 { text } else { nil } }
     }
 
     public func object(_ key: String) -> WireObject? {
-        if case .object(let members)? = fields[key] { return WireObject(members: members) }
+        if case .object(let members)? = self[key] { return WireObject(members: members) }
         return nil
     }
 
