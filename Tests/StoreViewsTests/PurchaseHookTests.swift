@@ -46,6 +46,42 @@ import Testing
         #expect(log.entries == ["inner"], "only one action runs per purchase")
     }
 
+    @Test func theSameProductShownTwiceUsesTheHooksWhereItWasPressed() async throws {
+        let log = Log()
+        let page = VStack {
+            ProductView(id: Fixtures.pellets).onInAppPurchaseStart { _ in log.add("first") }
+            ProductView(id: Fixtures.pellets).onInAppPurchaseStart { _ in log.add("second") }
+        }
+        let rendered = PageRenderer.render(page, store: store)
+        #expect(rendered.html.contains("value=\"purchase:\(Fixtures.pellets)\""))
+        #expect(rendered.html.contains("value=\"purchase:\(Fixtures.pellets)#2\""))
+        for action in ["purchase:\(Fixtures.pellets)#2", "purchase:\(Fixtures.pellets)", "purchase:\(Fixtures.pellets)#9"] {
+            guard case .purchase(let hooks) = rendered.session.actions.resolve(action: action, selectedProduct: nil, code: nil) else {
+                Issue.record("\(action) doesn't resolve")
+                continue
+            }
+            await hooks.onStart?(Fixtures.birds[0])
+        }
+        #expect(log.entries == ["second", "first", "first"], "an appearance that no longer exists falls back to the first")
+    }
+
+    @Test func twoPickersKeepTheirOwnHooks() async throws {
+        let log = Log()
+        let page = VStack {
+            SubscriptionStoreView(groupID: Fixtures.passGroup).onInAppPurchaseStart { _ in log.add("top") }
+            SubscriptionStoreView(groupID: Fixtures.passGroup).onInAppPurchaseStart { _ in log.add("bottom") }
+        }
+        let rendered = PageRenderer.render(page, store: store)
+        for action in ["subscribe#2", "subscribe"] {
+            guard case .purchase(let hooks) = rendered.session.actions.resolve(action: action, selectedProduct: Fixtures.family, code: nil) else {
+                Issue.record("\(action) doesn't resolve")
+                continue
+            }
+            await hooks.onStart?(Fixtures.birds[0])
+        }
+        #expect(log.entries == ["bottom", "top"])
+    }
+
     @Test func nilRestoresTheDefault() throws {
         let page = ProductView(id: Fixtures.pellets)
             .onInAppPurchaseStart(perform: nil)

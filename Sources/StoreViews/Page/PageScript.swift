@@ -11,7 +11,7 @@ document.addEventListener("submit",function(e){
  var form=e.target;if(!(form instanceof HTMLFormElement)||form.method.toLowerCase()!=="post"||!window.fetch||form.dataset.skNative)return;
  e.preventDefault();
  var submitter=e.submitter||form.querySelector("button[type=submit]");var data=new FormData(form);if(submitter&&submitter.name)data.set(submitter.name,submitter.value);
- var product=data.get("product")||(String(data.get("action")||"").indexOf("purchase:")===0?String(data.get("action")).slice(9):null);
+ var product=data.get("product")||(String(data.get("action")||"").indexOf("purchase:")===0?String(data.get("action")).slice(9).split("#")[0]:null);
  var main=document.getElementById("sk-main");main.setAttribute("aria-busy","true");form.classList.add("sk-busy");
  Array.prototype.forEach.call(form.querySelectorAll("button"),function(b){b.disabled=true;});
  if(product)document.dispatchEvent(new CustomEvent("openstore:purchase-start",{detail:{productID:product}}));

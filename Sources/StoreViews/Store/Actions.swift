@@ -18,7 +18,12 @@ public enum PageAction {
 /// The actions a render registered, keyed by the value their `<button name=action>` posts.
 public struct ActionTable {
     var closures: [String: () -> Void] = [:]
+    /// Purchase buttons by form value: `purchase:<id>`, then `purchase:<id>#2`… for the same
+    /// product shown again, so each appearance purchases with the hooks in effect where it is.
     var purchases: [String: PurchaseIntent] = [:]
+    var appearances: [String: Int] = [:]
+    /// Plan pickers by form value (`subscribe`, `subscribe#2`…): their options' intents.
+    var pickers: [String: [String: PurchaseIntent]] = [:]
     var count = 0
     /// The fixed actions (`restore`, `redeem`, `dismiss`) whose buttons the page shows.
     var shownFixedActions: Set<String> = []
@@ -37,11 +42,19 @@ public struct ActionTable {
         return id
     }
 
-    /// Registers a purchase button: `purchase:<productID>`. The first registration of a product
-    /// wins, so the same product shown twice purchases with the hooks of its first appearance.
+    /// Registers a purchase button and returns its form value.
     mutating func registerPurchase(_ intent: PurchaseIntent) -> String {
-        let id = "purchase:\(intent.productID)"
-        if purchases[intent.productID] == nil { purchases[intent.productID] = intent }
+        let seen = (appearances[intent.productID] ?? 0) + 1
+        appearances[intent.productID] = seen
+        let id = seen == 1 ? "purchase:\(intent.productID)" : "purchase:\(intent.productID)#\(seen)"
+        purchases[id] = intent
+        return id
+    }
+
+    /// Registers a plan picker (its options and their hooks) and returns its submit value.
+    mutating func registerPicker(_ intents: [PurchaseIntent]) -> String {
+        let id = pickers.isEmpty ? "subscribe" : "subscribe#\(pickers.count + 1)"
+        pickers[id] = Dictionary(intents.map { ($0.productID, $0) }, uniquingKeysWith: { first, _ in first })
         return id
     }
 
@@ -54,12 +67,20 @@ public struct ActionTable {
             if action == "restore" { return .restorePurchases }
             if action == "dismiss" { return .dismiss }
             return code.map { .redeemCode($0) }
-        case "subscribe":
-            guard let product = selectedProduct else { return nil }
-            return purchases[product].map { .purchase($0) }
         default:
+            if let picker = pickers[action] {
+                guard let product = selectedProduct else { return nil }
+                return picker[product].map { .purchase($0) }
+            }
+            if action.hasPrefix("subscribe") {
+                // No such picker any more (the page changed): a plan shown elsewhere on it.
+                guard let product = selectedProduct else { return nil }
+                return (pickers.values.lazy.compactMap { $0[product] }.first ?? purchases["purchase:\(product)"]).map { .purchase($0) }
+            }
             if action.hasPrefix("purchase:") {
-                return purchases[String(action.dropFirst("purchase:".count))].map { .purchase($0) }
+                // A page drawn before a change may name an appearance that moved: its product's first one.
+                let first = "purchase:" + (action.dropFirst("purchase:".count).split(separator: "#", maxSplits: 1).first ?? "")
+                return (purchases[action] ?? purchases[first]).map { .purchase($0) }
             }
             return closures[action].map { .run($0) }
         }

@@ -21,6 +21,12 @@ enum SubscriptionControls {
                            ("data-control-style", kind.rawValue)])
         html.open("fieldset", [("class", "sk-plans"), ("aria-labelledby", legendID)])
         html.element("legend", [("id", legendID), ("class", "sk-plans-legend")], text: "Choose a \(configuration.groupDisplayName) plan")
+        let environment = context.environment
+        // The current plan is registered too: a page drawn before the purchase may still post it,
+        // and the store's own refusal ("already subscribed") is the clearest answer.
+        let submit = session.actions.registerPicker(options.map {
+            PurchaseIntent(productID: $0.id, onStart: environment.onInAppPurchaseStart, onCompletion: environment.onInAppPurchaseCompletion)
+        })
         let selectable = options.filter { !$0.isCurrent }
         let selected = selectable.first { $0.id == configuration.autoRenewPreference?.id && !$0.isCurrent } ?? selectable.first
         for option in options {
@@ -31,7 +37,7 @@ enum SubscriptionControls {
             let label = context.environment.subscriptionStoreButtonLabel
             let (lines, spoken) = label.lines(for: selected, manyButtons: false)
             // The label names the plan chosen when the page was drawn; the script updates it as the selection changes.
-            html.open("button", [("type", "submit"), ("name", "action"), ("value", "subscribe"), ("class", "sk-button sk-subscribe"),
+            html.open("button", [("type", "submit"), ("name", "action"), ("value", submit), ("class", "sk-button sk-subscribe"),
                                  ("aria-label", spoken), ("data-label", labelKey(label))])
             for line in lines { html.element("span", [("class", "sk-label-line")], text: line) }
             html.close("button")
@@ -47,9 +53,6 @@ enum SubscriptionControls {
                            _ context: RenderContext, _ html: HTMLWriter) {
         let product = option.subscription
         let id = context.session.uniqueID("plan")
-        let intent = PurchaseIntent(productID: product.id, onStart: context.environment.onInAppPurchaseStart,
-                                    onCompletion: context.environment.onInAppPurchaseCompletion)
-        _ = context.session.actions.registerPurchase(intent)
         let background = context.environment.subscriptionStorePickerItemBackground.map { "background:\($0.cssBackground)" }
         let (buttonLines, buttonSpoken) = context.environment.subscriptionStoreButtonLabel.lines(for: option, manyButtons: false)
         html.open("label", [("class", "sk-plan" + (option.isCurrent ? " sk-plan-current" : "")), ("for", id), ("style", background),
