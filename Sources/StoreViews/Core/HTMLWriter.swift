@@ -1,34 +1,40 @@
-/// The page being written. Every text and attribute value goes through `escape`, so product
-/// names from a catalog can never become markup.
+/// The page being written. Every text and attribute value goes through escaping, so product
+/// names from a catalog can never become markup. Bytes are appended to one UTF-8 buffer: a page
+/// is thousands of small appends, and a byte buffer does them without String's bookkeeping.
 public final class HTMLWriter {
-    public private(set) var output: String
+    private var bytes: [UInt8]
 
     public init(capacity: Int = 16_384) {
-        output = ""
-        output.reserveCapacity(capacity)
+        bytes = []
+        bytes.reserveCapacity(capacity)
     }
+
+    /// The HTML written so far.
+    public var output: String { String(decoding: bytes, as: UTF8.self) }
 
     /// `<tag a="v" …>`; attributes with a nil value are left out, `""` writes a bare attribute.
     public func open(_ tag: String, _ attributes: [(String, String?)] = []) {
-        output += "<"
-        output += tag
+        bytes.append(0x3C)  // <
+        bytes.append(contentsOf: tag.utf8)
         for (name, value) in attributes {
             guard let value else { continue }
-            output += " "
-            output += name
+            bytes.append(0x20)
+            bytes.append(contentsOf: name.utf8)
             if !value.isEmpty {
-                output += "=\""
-                output += Self.escape(value, attribute: true)
-                output += "\""
+                bytes.append(0x3D)  // =
+                bytes.append(0x22)  // "
+                appendEscaped(value, attribute: true)
+                bytes.append(0x22)
             }
         }
-        output += ">"
+        bytes.append(0x3E)  // >
     }
 
     public func close(_ tag: String) {
-        output += "</"
-        output += tag
-        output += ">"
+        bytes.append(0x3C)
+        bytes.append(0x2F)  // /
+        bytes.append(contentsOf: tag.utf8)
+        bytes.append(0x3E)
     }
 
     /// An element with text only.
@@ -45,34 +51,55 @@ public final class HTMLWriter {
     }
 
     public func text(_ text: String) {
-        output += Self.escape(text, attribute: false)
+        appendEscaped(text, attribute: false)
     }
 
     /// Markup we wrote ourselves (the stylesheet, the script). Never pass catalog or user text.
     public func trusted(_ markup: String) {
-        output += markup
+        bytes.append(contentsOf: markup.utf8)
     }
 
-    /// Escapes `&`, `<`, `>` and, in attributes, both quote marks.
-    public static func escape(_ text: String, attribute: Bool) -> String {
-        var needs = false
-        for byte in text.utf8 where byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27 {
-            needs = true
-            break
+    /// What another writer wrote (a part rendered ahead of its place on the page).
+    public func append(_ other: HTMLWriter) {
+        bytes.append(contentsOf: other.bytes)
+    }
+
+    /// Escapes `&`, `<`, `>` and, in attributes, both quote marks. All five are ASCII, so they are
+    /// found byte by byte without decoding characters.
+    private func appendEscaped(_ text: String, attribute: Bool) {
+        let utf8 = text.utf8
+        let written: Void? = utf8.withContiguousStorageIfAvailable { buffer in
+            var start = 0
+            for index in 0..<buffer.count {
+                guard let entity = Self.entity(buffer[index], attribute: attribute) else { continue }
+                self.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<index]))
+                self.bytes.append(contentsOf: entity.utf8)
+                start = index + 1
+            }
+            self.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<buffer.count]))
         }
-        guard needs else { return text }
-        var result = ""
-        result.reserveCapacity(text.utf8.count + 16)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += attribute ? "&quot;" : "\""
-            case "'": result += attribute ? "&#39;" : "'"
-            default: result.unicodeScalars.append(scalar)
+        if written == nil {
+            for byte in utf8 {
+                if let entity = Self.entity(byte, attribute: attribute) { bytes.append(contentsOf: entity.utf8) } else { bytes.append(byte) }
             }
         }
-        return result
+    }
+
+    private static func entity(_ byte: UInt8, attribute: Bool) -> String? {
+        switch byte {
+        case 0x26: "&amp;"
+        case 0x3C: "&lt;"
+        case 0x3E: "&gt;"
+        case 0x22 where attribute: "&quot;"
+        case 0x27 where attribute: "&#39;"
+        default: nil
+        }
+    }
+
+    /// `text` escaped for an element (`attribute: false`) or a quoted attribute value.
+    public static func escape(_ text: String, attribute: Bool) -> String {
+        let writer = HTMLWriter(capacity: text.utf8.count + 16)
+        writer.appendEscaped(text, attribute: attribute)
+        return writer.output
     }
 }

@@ -109,7 +109,7 @@ public struct SubscriptionStoreView<Content: View>: PrimitiveView {
             headerView._render(context, html)
             html.close("div")
         }
-        html.trusted(marketing.output)
+        html.append(marketing)
         html.close("header")
 
         let controlsStyle = context.environment.backgroundStyle.map { "background:\($0.cssBackground)" }
