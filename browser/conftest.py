@@ -26,8 +26,9 @@ from typing import List
 import pytest
 
 from harness import (
-    ARTIFACTS, BACKYARD_BIRDS, HOSTILE_BUNDLE, HOSTILE_CATALOG, ServerProcess, js_errors, openstore_bin, start_chromium,
+    ARTIFACTS, BACKYARD_BIRDS, HOSTILE_BUNDLE, HOSTILE_CATALOG, ServerProcess, js_errors, start_chromium,
 )
+from pytest_servers import existing_openstore_binary, start_server  # testsupport/, on the path via harness
 
 _servers: List[ServerProcess] = []
 
@@ -36,22 +37,11 @@ DEMO_PAGES = ("backyard-birds", "backyard-birds-pass", "food-truck", "gallery", 
 
 @pytest.fixture(scope="session")
 def openstore_binary() -> Path:
-    path = openstore_bin()
-    if not path.exists():
-        pytest.fail(f"openstore binary not found at {path}: run `swift build` first or set OPENSTORE_BIN", pytrace=False)
-    return path
+    return existing_openstore_binary()
 
 
 def _start(binary: Path, tmp_path_factory, name: str, extra_args=()) -> ServerProcess:
-    root = tmp_path_factory.mktemp(name)
-    server = ServerProcess(binary, data_dir=root / "data", log_path=root / "server.log", extra_args=extra_args)
-    _servers.append(server)
-    try:
-        server.start()
-    except Exception as e:  # report the server's own output, not a Python traceback
-        server.stop()
-        pytest.fail(f"could not start openstore serve ({name}): {e}", pytrace=False)
-    return server
+    return start_server(lambda **paths: ServerProcess(binary, extra_args=extra_args, **paths), tmp_path_factory, name, _servers)
 
 
 @pytest.fixture(scope="session")

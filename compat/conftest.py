@@ -21,8 +21,9 @@ from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 
 from openstore_harness import (
-    FIXTURES, CatalogApp, ServerProcess, StoreClient, make_verifier, openstore_bin,
+    FIXTURES, CatalogApp, ServerProcess, StoreClient, make_verifier,
 )
+from pytest_servers import existing_openstore_binary, start_server  # testsupport/, on the path via openstore_harness
 
 COMPAT_CATALOG = FIXTURES / "compat.storekit"
 PROD_BUNDLE = "com.example.prod"
@@ -36,22 +37,11 @@ _servers: List[ServerProcess] = []
 
 @pytest.fixture(scope="session")
 def openstore_binary():
-    path = openstore_bin()
-    if not path.exists():
-        pytest.fail(f"openstore binary not found at {path}: run `swift build` first or set OPENSTORE_BIN", pytrace=False)
-    return path
+    return existing_openstore_binary()
 
 
 def _start(binary, tmp_path_factory, name: str, apps=()) -> ServerProcess:
-    root = tmp_path_factory.mktemp(name)
-    server = ServerProcess(binary, data_dir=root / "data", log_path=root / "server.log", apps=apps)
-    _servers.append(server)
-    try:
-        server.start()
-    except Exception as e:  # report the server's own output, not a Python traceback
-        server.stop()
-        pytest.fail(f"could not start openstore serve ({name}): {e}", pytrace=False)
-    return server
+    return start_server(lambda **paths: ServerProcess(binary, apps=apps, **paths), tmp_path_factory, name, _servers)
 
 
 @pytest.fixture(scope="session")

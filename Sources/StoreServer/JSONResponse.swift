@@ -45,19 +45,27 @@ extension Request {
     /// How much of an oversized body is drained before the connection is simply closed.
     static let maxDrainedBody = 64 * 1024 * 1024
 
-    /// Decodes a JSON body, turning every way it can be wrong into a 4xx with a useful message.
-    func decodeJSON<T: Decodable>(_ type: T.Type) async throws -> T {
+    /// The body up to `limit` bytes, and how many bytes arrived. A longer body is read on (up to
+    /// `maxDrainedBody`) without being kept, so a client that sends everything before reading
+    /// still gets the 413 rather than a stalled socket.
+    func boundedBody(limit: Int) async throws -> (ByteBuffer, received: Int) {
         var buffer = ByteBuffer()
         var received = 0
         for try await chunk in body {
             received += chunk.readableBytes
-            if received <= Self.maxJSONBody {
+            if received <= limit {
                 var chunk = chunk
                 buffer.writeBuffer(&chunk)
             } else if received > Self.maxDrainedBody {
                 break
             }
         }
+        return (buffer, received)
+    }
+
+    /// Decodes a JSON body, turning every way it can be wrong into a 4xx with a useful message.
+    func decodeJSON<T: Decodable>(_ type: T.Type) async throws -> T {
+        let (buffer, received) = try await boundedBody(limit: Self.maxJSONBody)
         // An oversized body is read to its end (up to a bound) before answering, so that clients
         // which send everything before reading still get the 413 rather than a stalled socket.
         guard received <= Self.maxJSONBody else {

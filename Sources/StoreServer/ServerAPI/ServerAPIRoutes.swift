@@ -108,17 +108,7 @@ extension Request {
 
     /// The raw body; an oversized one is `GENERAL_BAD_REQUEST`.
     fileprivate func appleBody() async throws -> Data {
-        var buffer = ByteBuffer()
-        var received = 0
-        for try await chunk in body {
-            received += chunk.readableBytes
-            if received <= Self.maxAppleBody {
-                var chunk = chunk
-                buffer.writeBuffer(&chunk)
-            } else if received > Self.maxDrainedBody {
-                break
-            }
-        }
+        let (buffer, received) = try await boundedBody(limit: Self.maxAppleBody)
         guard received <= Self.maxAppleBody else { throw AppleBodyTooLarge() }
         return Data(buffer.readableBytesView)
     }

@@ -8,17 +8,7 @@ extension Request {
     /// The fields of an `application/x-www-form-urlencoded` body. An oversized body is drained
     /// (up to a bound) before the 413, like `decodeJSON`, so the client reads the answer.
     func formFields() async throws -> [String: String] {
-        var buffer = ByteBuffer()
-        var received = 0
-        for try await chunk in body {
-            received += chunk.readableBytes
-            if received <= Self.maxFormBody {
-                var chunk = chunk
-                buffer.writeBuffer(&chunk)
-            } else if received > Self.maxDrainedBody {
-                break
-            }
-        }
+        let (buffer, received) = try await boundedBody(limit: Self.maxFormBody)
         guard received <= Self.maxFormBody else {
             throw RequestError(status: 413, code: "payloadTooLarge", message: "a store page form is at most \(Self.maxFormBody) bytes")
         }
