@@ -1,5 +1,6 @@
 import Foundation
 import StoreEngine
+import StoreTestSupport
 import StoreModel
 import StoreSigning
 import Testing

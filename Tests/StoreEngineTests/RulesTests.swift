@@ -1,4 +1,5 @@
 import StoreEngine
+import StoreTestSupport
 import StoreModel
 import Testing
 

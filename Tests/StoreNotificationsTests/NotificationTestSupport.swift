@@ -5,53 +5,20 @@ import StoreEngine
 import StoreModel
 import StoreSigning
 import StoreStorage
+import StoreTestSupport
 import Synchronization
-
-/// A fixed, hand-moved real clock: world time moves only when a test advances it.
-final class FixedClock: StoreClock, Sendable {
-    let current = Mutex(Date(timeIntervalSince1970: 1_767_225_600)) // 2026-01-01
-    func now(world: String) -> Date { current.withLock { $0 } }
-}
 
 let hourMs: Int64 = 3_600_000
 let dayMs: Int64 = 86_400_000
 let notificationBundle = "com.example.notify"
 
-/// A small catalog: a consumable, a non-consumable, a monthly plan with a free week, a yearly plan.
-let notificationCatalogJSON = """
-{
-  "identifier" : "TEST0001",
-  "nonRenewingSubscriptions" : [
-    { "displayPrice" : "9.99", "familyShareable" : false, "internalID" : "N1", "localizations" : [ { "description" : "A season pass", "displayName" : "Season Pass", "locale" : "en_US" } ], "productID" : "test.season", "referenceName" : "Season", "type" : "NonRenewingSubscription" }
-  ],
-  "products" : [
-    { "displayPrice" : "0.99", "familyShareable" : false, "internalID" : "C1", "localizations" : [ { "description" : "Seeds for birds", "displayName" : "Seeds", "locale" : "en_US" }, { "description" : "Des graines", "displayName" : "Graines", "locale" : "fr_FR" } ], "productID" : "test.seeds", "referenceName" : "Seeds", "type" : "Consumable" },
-    { "displayPrice" : "4.99", "familyShareable" : true, "internalID" : "NC1", "localizations" : [ { "description" : "Unlock history", "displayName" : "History", "locale" : "en_US" } ], "productID" : "test.history", "referenceName" : "History", "type" : "NonConsumable" }
-  ],
-  "settings" : { "_locale" : "en_US", "_storefront" : "USA", "_timeRate" : 0 },
-  "subscriptionGroups" : [
-    { "id" : "G1", "localizations" : [ ], "name" : "Pass", "subscriptions" : [
-      { "adHocOffers" : [ ], "codeOffers" : [ ], "displayPrice" : "4.99", "familyShareable" : false, "groupNumber" : 2, "internalID" : "S1",
-        "introductoryOffer" : { "internalID" : "I1", "paymentMode" : "free", "subscriptionPeriod" : "P1W" },
-        "localizations" : [ { "description" : "Monthly", "displayName" : "Monthly", "locale" : "en_US" } ], "productID" : "test.monthly",
-        "recurringSubscriptionPeriod" : "P1M", "referenceName" : "Monthly", "subscriptionGroupID" : "G1", "type" : "RecurringSubscription" },
-      { "adHocOffers" : [ ], "codeOffers" : [ ], "displayPrice" : "39.99", "familyShareable" : false, "groupNumber" : 1, "internalID" : "S2",
-        "introductoryOffer" : null,
-        "localizations" : [ { "description" : "Yearly", "displayName" : "Yearly", "locale" : "en_US" } ], "productID" : "test.yearly",
-        "recurringSubscriptionPeriod" : "P1Y", "referenceName" : "Yearly", "subscriptionGroupID" : "G1", "type" : "RecurringSubscription" }
-    ] }
-  ],
-  "version" : { "major" : 3, "minor" : 0 }
-}
-"""
-
 func makeNotificationStore(environment: StoreEnvironment, path: String? = nil) async throws -> AppStore {
     let app = try StoreApp(bundleId: notificationBundle, appAppleId: 1_234_567_890, environment: environment, name: "Notify",
-                           catalogJSON: notificationCatalogJSON)
+                           catalogJSON: testCatalogJSON)
     let file = path ?? FileManager.default.temporaryDirectory
         .appendingPathComponent("openstore-notify-\(UUID().uuidString)/store.sqlite").path
     let database = try await StoreDatabase.open(path: file)
-    return try await AppStore.open(database: database, apps: [app], clock: FixedClock(), runScheduler: false)
+    return try await AppStore.open(database: database, apps: [app], clock: TestClock(), runScheduler: false)
 }
 
 /// A real HTTP receiver on a loopback port, started by the test: it records every POST body and
