@@ -50,6 +50,15 @@ public final class HTMLWriter {
         close(tag)
     }
 
+    /// `<tag class>` holding `visual` for the eye (hidden from screen readers) and `spoken` for
+    /// assistive technology (visually hidden): "$49.99/yr" read as "$49.99 per year".
+    public func speakable(_ tag: String, class className: String?, visual: String, spoken: String) {
+        open(tag, [("class", className)])
+        element("span", [("aria-hidden", "true")], text: visual)
+        element("span", [("class", "sk-visually-hidden")], text: spoken)
+        close(tag)
+    }
+
     public func text(_ text: String) {
         appendEscaped(text, attribute: false)
     }

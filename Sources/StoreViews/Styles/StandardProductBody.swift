@@ -39,10 +39,8 @@ struct StandardProductBody: PrimitiveView {
                 html.element("p", [("class", "sk-product-description"), ("dir", "auto")], text: product.description)
             }
             if let info = product.subscription {
-                html.open("p", [("class", "sk-product-period")])
-                html.element("span", [("aria-hidden", "true")], text: product.displayPrice + PriceText.shortPeriod(info.subscriptionPeriod))
-                html.element("span", [("class", "sk-visually-hidden")], text: PriceText.spoken(product))
-                html.close("p")
+                html.speakable("p", class: "sk-product-period", visual: product.displayPrice + PriceText.shortPeriod(info.subscriptionPeriod),
+                               spoken: PriceText.spoken(product))
             }
         }
         html.close("div")

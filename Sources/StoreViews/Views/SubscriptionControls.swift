@@ -60,11 +60,7 @@ enum SubscriptionControls {
         html.open("input", [("type", "radio"), ("name", "product"), ("value", product.id), ("id", id), ("required", ""),
                             ("checked", selected ? "" : nil), ("disabled", option.isCurrent ? "" : nil),
                             ("data-button-lines", buttonLines.joined(separator: "\n")), ("data-button-spoken", buttonSpoken)])
-        if let icon = context.environment.subscriptionStoreControlIcon, let info = product.subscription {
-            html.open("span", [("class", "sk-plan-icon"), ("aria-hidden", "true")])
-            icon(product, info)._render(context, html)
-            html.close("span")
-        }
+        controlIcon(product, context, html)
         html.open("span", [("class", "sk-plan-text")])
         html.element("span", [("class", "sk-plan-name"), ("dir", "auto")], text: product.displayName)
         priceLines(option, html)
@@ -77,16 +73,9 @@ enum SubscriptionControls {
     static func priceLines(_ option: SubscriptionStoreControlStyleConfiguration.Option, _ html: HTMLWriter) {
         let product = option.subscription
         guard let info = product.subscription else { return }
-        html.open("span", [("class", "sk-plan-price")])
-        html.element("span", [("aria-hidden", "true")], text: product.displayPrice + PriceText.shortPeriod(info.subscriptionPeriod))
-        html.element("span", [("class", "sk-visually-hidden")], text: PriceText.spoken(product))
-        html.close("span")
-        if let perMonth = PriceText.monthlyEquivalent(product) {
-            html.open("span", [("class", "sk-plan-equivalent")])
-            html.element("span", [("aria-hidden", "true")], text: "\(perMonth)/mo")
-            html.element("span", [("class", "sk-visually-hidden")], text: "\(perMonth) per month")
-            html.close("span")
-        }
+        html.speakable("span", class: "sk-plan-price", visual: product.displayPrice + PriceText.shortPeriod(info.subscriptionPeriod),
+                       spoken: PriceText.spoken(product))
+        monthlyEquivalent(product, tag: "span", html)
         if let offer = option.eligibleIntroOffer {
             html.element("span", [("class", "sk-plan-offer")], text: PriceText.offer(offer))
         }
@@ -96,11 +85,7 @@ enum SubscriptionControls {
                            label: SubscriptionStoreButtonLabel, manyButtons: Bool = true) {
         let product = option.subscription
         html.open("div", [("class", "sk-plan-button" + (option.isCurrent ? " sk-plan-current" : "")), ("data-product-id", product.id)])
-        if let icon = context.environment.subscriptionStoreControlIcon, let info = product.subscription {
-            html.open("span", [("class", "sk-plan-icon"), ("aria-hidden", "true")])
-            icon(product, info)._render(context, html)
-            html.close("span")
-        }
+        controlIcon(product, context, html)
         if option.isCurrent {
             html.open("p", [("class", "sk-owned")])
             html.text("✓ ")
@@ -118,12 +103,21 @@ enum SubscriptionControls {
             .render(context, html) {
                 for line in lines { html.element("span", [("class", "sk-label-line")], text: line) }
             }
-        if let perMonth = PriceText.monthlyEquivalent(product) {
-            html.open("p", [("class", "sk-plan-equivalent")])
-            html.element("span", [("aria-hidden", "true")], text: "\(perMonth)/mo")
-            html.element("span", [("class", "sk-visually-hidden")], text: "\(perMonth) per month")
-            html.close("p")
-        }
+        monthlyEquivalent(product, tag: "p", html)
         html.close("div")
+    }
+
+    /// "$4.17/mo" beside a plan billed less often than monthly, secondary to the billed amount.
+    static func monthlyEquivalent(_ product: Product, tag: String, _ html: HTMLWriter) {
+        guard let perMonth = PriceText.monthlyEquivalent(product) else { return }
+        html.speakable(tag, class: "sk-plan-equivalent", visual: "\(perMonth)/mo", spoken: "\(perMonth) per month")
+    }
+
+    /// `subscriptionStoreControlIcon`'s view for a plan, decorative.
+    static func controlIcon(_ product: Product, _ context: RenderContext, _ html: HTMLWriter) {
+        guard let icon = context.environment.subscriptionStoreControlIcon, let info = product.subscription else { return }
+        html.open("span", [("class", "sk-plan-icon"), ("aria-hidden", "true")])
+        icon(product, info)._render(context, html)
+        html.close("span")
     }
 }

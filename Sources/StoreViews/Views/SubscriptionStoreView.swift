@@ -77,6 +77,7 @@ public struct SubscriptionStoreView<Content: View>: PrimitiveView {
 
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         let session = context.session
+        let loaded = session.phase == .loading ? nil : configuration(context)
         // Marketing content first, into its own buffer: it may ask for container backgrounds.
         let collector = ContainerBackgrounds()
         session.collectors.append(collector)
@@ -84,7 +85,7 @@ public struct SubscriptionStoreView<Content: View>: PrimitiveView {
         if let marketingContent {
             marketingContent._render(context, marketing)
         } else {
-            AutomaticSubscriptionStoreMarketingContent(configuration: session.phase == .loading ? nil : configuration(context))
+            AutomaticSubscriptionStoreMarketingContent(configuration: loaded)
                 ._render(context, marketing)
         }
         session.collectors.removeLast()
@@ -114,12 +115,11 @@ public struct SubscriptionStoreView<Content: View>: PrimitiveView {
 
         let controlsStyle = context.environment.backgroundStyle.map { "background:\($0.cssBackground)" }
         html.open("div", [("class", "sk-store-controls"), ("style", controlsStyle)])
-        if session.phase == .loading {
+        if loaded == nil {
             ProgressView("Loading subscriptions…")._render(context, html)
         } else if let failure = context.store.productsFailure {
             html.element("p", [("class", "sk-error"), ("role", "alert")], text: failure.message)
-        } else {
-            let configuration = configuration(context)
+        } else if let configuration = loaded {
             if configuration.options.isEmpty {
                 html.element("p", [("class", "sk-empty")], text: "No subscription options are available.")
             } else if let custom = context.environment.subscriptionStoreControlStyle.make {
