@@ -21,6 +21,7 @@ let storePagesCatalogJSON = """
       "localizations" : [ { "description" : "Everything", "displayName" : "Gold", "locale" : "en_US" } ], "productID" : "p.gold",
       "recurringSubscriptionPeriod" : "P1M", "referenceName" : "Gold", "subscriptionGroupID" : "G", "type" : "RecurringSubscription" },
     { "displayPrice" : "4.99", "familyShareable" : false, "groupNumber" : 2, "internalID" : "S2",
+      "codeOffers" : [ { "internalID" : "CO1", "referenceName" : "FREEMONTH", "paymentMode" : "free", "subscriptionPeriod" : "P1M", "eligibility" : [ "new", "expired" ], "isStackable" : false } ],
       "introductoryOffer" : { "internalID" : "I2", "paymentMode" : "free", "subscriptionPeriod" : "P1W" },
       "localizations" : [ { "description" : "The basics", "displayName" : "Silver", "locale" : "en_US" } ], "productID" : "p.silver",
       "recurringSubscriptionPeriod" : "P1M", "referenceName" : "Silver", "subscriptionGroupID" : "G", "type" : "RecurringSubscription" } ] } ],
@@ -225,6 +226,18 @@ struct CustomBuyStyle: ProductViewStyle {
             let unknown = try await post(client, server, "/store/plans/actions?customer=di", "action=a99")
             #expect(unknown.status == 400 && unknown.body.contains("no action"))
             #expect(try await post(client, server, "/store/plans/actions?customer=di", "product=p.gold").status == 400)
+        }
+    }
+
+    @Test func redeemingAnOfferCodeSubscribesAndThePageShowsIt() async throws {
+        try await withServer { server, client in
+            _ = try await server.store.createOfferCodes(.init(offer: "FREEMONTH", codes: ["BIRDS26"]), bundleId: Self.bundle)
+            let redeemed = try await post(client, server, "/store/plans/actions?customer=ro", "action=redeem&code=BIRDS26")
+            #expect(redeemed.status == 303 && redeemed.headers.first(name: "X-OpenStore-Result") == "redeemed")
+            #expect(redeemed.redirectQuery["notice"] == "Offer code redeemed: \u{2068}Silver\u{2069}")
+            let entitled = try await server.store.transactions(bundleId: Self.bundle, customer: "ro", scope: .entitlements)
+            #expect(entitled.map(\.payload.productId) == ["p.silver"])
+            #expect(try await get(client, server, redeemed.location).body.contains("Current Plan"))
         }
     }
 
