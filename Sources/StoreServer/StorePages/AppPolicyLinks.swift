@@ -27,12 +27,16 @@ enum AppPolicyLinks {
             ?? policies.first
     }
 
+    /// Whether a catalog's link can be followed as is: an `http(s)://` address.
+    static func isWebAddress(_ url: String) -> Bool {
+        let lower = url.lowercased()
+        return lower.hasPrefix("https://") || lower.hasPrefix("http://")
+    }
+
     /// The privacy link, nil when the catalog has no policy; the store's page of the text when
     /// the catalog's URL is missing or isn't a web address.
     static func privacyURL(_ catalog: Catalog, locale: String, textURL: String) -> String? {
         guard let policy = privacyPolicy(catalog, locale: locale) else { return nil }
-        let lower = policy.url.lowercased()
-        let usable = lower.hasPrefix("https://") || lower.hasPrefix("http://")
-        return usable ? policy.url : textURL
+        return isWebAddress(policy.url) ? policy.url : textURL
     }
 }

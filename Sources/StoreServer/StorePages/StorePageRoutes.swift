@@ -39,7 +39,9 @@ struct StorePageRoutes {
     func show(_ context: BasicRequestContext, _ query: StorePageQuery) async throws -> Response {
         let page = try page(context)
         let snapshot = try await snapshot(page, query)
-        return HTMLResponse.page(try await render(page, snapshot, query).html)
+        let picker = CustomerPickerView(formURL: "/store/\(FormEncoding.escape(page.id))", query: query,
+                                        knownCustomers: try await store.knownCustomers(world: query.world))
+        return HTMLResponse.page(render(page, snapshot, query, header: AnyView(picker)).html)
     }
 
     /// A pressed button: the page renders again with fresh data so the button finds its action,
@@ -51,8 +53,8 @@ struct StorePageRoutes {
         let page = try page(context)
         let form = try await request.formFields()
         guard let name = form["action"], !name.isEmpty else { throw RequestError.malformed("The form names no action.") }
-        let snapshot = try await snapshot(page, query)
-        let session = try await render(page, snapshot, query).session
+        // The page's actions only: no customer picker (a GET form, no actions) and its customer list.
+        let session = render(page, try await snapshot(page, query), query, header: nil).session
         guard let action = session.actions.resolve(action: name, selectedProduct: form["product"], code: form["code"]) else {
             let what = name == "subscribe" ? "no plan \"\(form["product"] ?? "")\" to subscribe to" : "no action \"\(name)\""
             throw RequestError.malformed("This page has \(what); it may have changed since it was shown. Reload it and try again.")
@@ -81,7 +83,7 @@ struct StorePageRoutes {
         guard let policy = AppPolicyLinks.privacyPolicy(catalog, locale: locale) else {
             throw RequestError(status: 404, code: "notFound", message: "\(page.title) has no privacy policy in its catalog.")
         }
-        if policy.text.isEmpty, ["http", "https"].contains(URLComponents(string: policy.url)?.scheme?.lowercased()) {
+        if policy.text.isEmpty, AppPolicyLinks.isWebAddress(policy.url) {
             return HTMLResponse.seeOther(policy.url)
         }
         return HTMLResponse.info("Privacy Policy", [.text(policy.text.isEmpty ? policy.url : policy.text), backLink(page, query)], query: query)
@@ -103,12 +105,10 @@ struct StorePageRoutes {
             policyPages: .init(terms: query.termsURL(page.id), privacy: query.privacyURL(page.id)))
     }
 
-    func render(_ page: StorePage, _ snapshot: StoreSnapshot, _ query: StorePageQuery) async throws -> PageRenderer.Rendered {
-        let picker = CustomerPickerView(formURL: "/store/\(FormEncoding.escape(page.id))", query: query,
-                                        knownCustomers: try await store.knownCustomers(world: query.world))
-        return PageRenderer.render(page.make(), store: snapshot, options: .init(
+    func render(_ page: StorePage, _ snapshot: StoreSnapshot, _ query: StorePageQuery, header: AnyView?) -> PageRenderer.Rendered {
+        PageRenderer.render(page.make(), store: snapshot, options: .init(
             title: page.title, colorScheme: query.scheme, actionURL: query.actionURL(page.id), phase: query.phase,
-            notice: query.notice, header: AnyView(picker)))
+            notice: query.notice, header: header))
     }
 
     func backLink(_ page: StorePage, _ query: StorePageQuery) -> InfoPageView.Block {
