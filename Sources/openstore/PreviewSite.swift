@@ -16,7 +16,6 @@ struct PreviewSite {
     }
 
     /// Apple's standard EULA, which applies when the catalog has no custom EULA text.
-    static let standardEULA = "https://www.apple.com/legal/internet-services/itunes/dev/stdeula/"
 
     /// index.html, loading.html, then one page per product and one per subscription group.
     func pages() -> [Page] {
@@ -55,13 +54,8 @@ struct PreviewSite {
     /// language, else the first), and Apple's standard EULA unless the catalog has its own text,
     /// which has no address to link to.
     static func policies(_ catalog: Catalog, locale: String) -> (terms: String?, privacy: String?) {
-        let policies = (catalog.appPolicies?.policies ?? []).filter { !$0.url.isEmpty }
-        let language = locale.split(whereSeparator: { $0 == "_" || $0 == "-" }).first.map(String.init) ?? locale
-        let privacy = policies.first { $0.locale == locale }
-            ?? policies.first { $0.locale.hasPrefix(language) }
-            ?? policies.first
-        let customEULA = !(catalog.appPolicies?.eula ?? "").isEmpty
-        return (customEULA ? nil : standardEULA, privacy?.url)
+        let policies = catalog.appPolicies ?? AppPolicies()
+        return (policies.customEULA == nil ? AppPolicies.standardEULA : nil, policies.privacyPolicy(for: locale, linkedOnly: true)?.url)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import StoreEngine
+import StoreModel
 import StoreViews
 
 /// The merchandising views on the web (`/store`): each registered `StorePage` rendered for one
@@ -69,8 +70,8 @@ struct StorePageRoutes {
     /// The catalog's custom EULA, or Apple's standard one.
     func terms(_ context: BasicRequestContext, _ query: StorePageQuery) async throws -> Response {
         let page = try page(context)
-        guard let eula = AppPolicyLinks.customEULA(try store.app(page.bundleId).catalog) else {
-            return HTMLResponse.seeOther(AppPolicyLinks.standardEULA)
+        guard let eula = try store.app(page.bundleId).catalog.appPolicies?.customEULA else {
+            return HTMLResponse.seeOther(AppPolicies.standardEULA)
         }
         return HTMLResponse.info("Terms of Service", [.text(eula), backLink(page, query)], query: query)
     }
@@ -80,7 +81,7 @@ struct StorePageRoutes {
         let page = try page(context)
         let catalog = try store.app(page.bundleId).catalog
         let locale = try await store.customer(query.customer, world: query.world)?.locale ?? catalog.settings.locale
-        guard let policy = AppPolicyLinks.privacyPolicy(catalog, locale: locale) else {
+        guard let policy = catalog.appPolicies?.privacyPolicy(for: locale) else {
             throw RequestError(status: 404, code: "notFound", message: "\(page.title) has no privacy policy in its catalog.")
         }
         if policy.text.isEmpty, AppPolicyLinks.isWebAddress(policy.url) {
