@@ -3,16 +3,28 @@ import Foundation
 import StoreModel
 
 /// Reading a `.storekit` file named on the command line, the same way in every command: a broken
-/// file prints each fault with its JSON path and exits 1; an unknown storefront is a usage error.
+/// file prints each fault with its JSON path and exits 1; what Xcode tolerates loads, and each
+/// oddity is printed to stderr as a warning with its path; an unknown storefront is a usage error.
 enum CatalogFile {
     static func load(_ file: String) throws -> Catalog {
         do {
-            return try Catalog.load(contentsOf: URL(fileURLWithPath: file))
+            let reading = try Catalog.read(contentsOf: URL(fileURLWithPath: file))
+            for warning in reading.warnings {
+                FileHandle.standardError.write(Data("\(file): warning: \(warning)\n".utf8))
+            }
+            return reading.catalog
         } catch {
-            print("\(file): \(error.faults.count) fault(s)")
-            for fault in error.faults { print("  \(fault)") }
+            print(report(file, error))
             throw ExitCode(1)
         }
+    }
+
+    /// `FILE: N fault(s)`, then each fault and each warning on its own indented line.
+    static func report(_ file: String, _ error: CatalogError) -> String {
+        var lines = ["\(file): \(error.faults.count) fault(s)"]
+        lines += error.faults.map { "  \($0)" }
+        lines += error.warnings.map { "  warning: \($0)" }
+        return lines.joined(separator: "\n")
     }
 
     /// `code`, else the catalog's `_storefront`.

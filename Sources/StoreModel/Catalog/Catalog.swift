@@ -40,19 +40,32 @@ public struct Catalog: Sendable, Equatable {
     }
 
     /// Reads a `.storekit` document. Unknown keys are ignored; every fault found is reported at
-    /// once, with its JSON path, in file order.
+    /// once, with its JSON path, in file order. Oddities Xcode tolerates are accepted (see
+    /// `read(_:strict:)` to see them).
     public static func decode(_ data: Data) throws(CatalogError) -> Catalog {
-        try CatalogParser.parse(data)
+        try read(data).catalog
     }
 
     /// Reads a `.storekit` file. A file that cannot be read is reported as a fault with path "".
     public static func load(contentsOf url: URL) throws(CatalogError) -> Catalog {
+        try read(contentsOf: url).catalog
+    }
+
+    /// Reads a `.storekit` document and reports what Xcode tolerates but a tidy file would not have,
+    /// as warnings with their JSON paths. With `strict`, those warnings are faults instead, so a
+    /// file loads only if it has none (`catalog validate --strict`).
+    public static func read(_ data: Data, strict: Bool = false) throws(CatalogError) -> CatalogReading {
+        try CatalogParser.parse(data, strict: strict)
+    }
+
+    /// `read(_:strict:)` for a file; a file that cannot be read is a fault with path "".
+    public static func read(contentsOf url: URL, strict: Bool = false) throws(CatalogError) -> CatalogReading {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
             throw CatalogError(faults: [CatalogFault(path: "", message: "cannot read \(url.path): \(error.localizedDescription)")])
         }
-        return try decode(data)
+        return try read(data, strict: strict)
     }
 }

@@ -1,9 +1,13 @@
 /// Every fault found in a `.storekit` file, in file order, so one run shows all that needs fixing.
+/// The warnings found beside them are kept too, so a report can show both.
 public struct CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     public var faults: [CatalogFault]
+    /// Oddities Xcode tolerates, found in the same pass (empty when reading strictly: they are faults then).
+    public var warnings: [CatalogWarning]
 
-    public init(faults: [CatalogFault]) {
+    public init(faults: [CatalogFault], warnings: [CatalogWarning] = []) {
         self.faults = faults
+        self.warnings = warnings
     }
 
     /// One fault per line.

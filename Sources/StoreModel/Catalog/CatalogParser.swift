@@ -3,14 +3,27 @@ import Foundation
 /// Maps a parsed `.storekit` JSON document onto the catalog model. It walks every object in file
 /// order and records each fault with its JSON path instead of stopping, so a broken file is
 /// reported completely in one pass. Unknown keys are ignored and no key is gated on `version`,
-/// because Xcode adds and drops keys between releases.
+/// because Xcode adds and drops keys between releases. What Xcode tolerates (an empty price, the
+/// number form of `_compatibilityTimeRate`, a repeated group ID) is read the way Xcode reads it and
+/// recorded as a warning; docs/catalog-format.md has the rules.
 struct CatalogParser {
-    private var faults: [CatalogFault] = []
+    /// One fault or warning, in file order (strict reading turns the warnings into faults in place).
+    private struct Finding {
+        var path: String
+        var message: String
+        var isWarning: Bool
+    }
+
+    private var findings: [Finding] = []
+    private var hasFaults = false
     /// productID → path of its first `productID`, to report duplicates anywhere in the file.
     private var productIDPaths: [String: String] = [:]
+    /// Group id as written → path of its first `id`.
     private var groupIDPaths: [String: String] = [:]
+    /// Every group id the file spells, so an id given to a repeated group never collides with one.
+    private var takenGroupIDs: Set<String> = []
 
-    static func parse(_ data: Data) throws(CatalogError) -> Catalog {
+    static func parse(_ data: Data, strict: Bool = false) throws(CatalogError) -> CatalogReading {
         let root: JSONValue
         do {
             root = try JSONReader.parse(data)
@@ -19,13 +32,15 @@ struct CatalogParser {
         }
         var parser = CatalogParser()
         let catalog = parser.catalog(root)
-        if let catalog, parser.faults.isEmpty {
-            return catalog
+        let warnings = parser.findings.filter(\.isWarning).map { CatalogWarning(path: $0.path, message: $0.message) }
+        if let catalog, !parser.hasFaults, !(strict && !warnings.isEmpty) {
+            return CatalogReading(catalog: catalog, warnings: warnings)
         }
-        if parser.faults.isEmpty {  // defensive: never return nothing without a reason
+        if !parser.hasFaults && warnings.isEmpty {  // defensive: never return nothing without a reason
             parser.fault("", "the catalog could not be read")
         }
-        throw CatalogError(faults: parser.faults)
+        let faults = parser.findings.filter { strict || !$0.isWarning }.map { CatalogFault(path: $0.path, message: $0.message) }
+        throw CatalogError(faults: faults, warnings: strict ? [] : warnings)
     }
 
     // MARK: - Top level
@@ -35,10 +50,19 @@ struct CatalogParser {
             fault("", "expected a JSON object at the top level, found \(root.typeName)")
             return nil
         }
+        // Another format's JSON (an App Store Connect response, a product list of another store)
+        // shares none of Xcode's keys: refuse it rather than read it as an empty catalog.
+        guard members.contains(where: { Self.topLevelKeys.contains($0.key) }) else {
+            fault("", "not an Xcode StoreKit configuration: none of its top-level keys is one Xcode writes (\(Self.topLevelKeys.joined(separator: ", ")))")
+            return nil
+        }
         var catalog = Catalog()
         var products: [CatalogProduct] = []
         var nonRenewing: [CatalogProduct] = []
         var groups: [(group: SubscriptionGroup, products: [CatalogProduct])] = []
+        if case let .array(elements)? = root["subscriptionGroups"] {
+            for case let .string(id)? in elements.map({ $0["id"] }) { takenGroupIDs.insert(id) }
+        }
         for (key, value) in members {
             let path = key
             switch key {
@@ -60,6 +84,12 @@ struct CatalogParser {
         catalog.subscriptionGroups = groups.map(\.group)
         return catalog
     }
+
+    /// The top-level keys of Xcode's format, in the order Xcode writes them.
+    static let topLevelKeys = [
+        "appPolicies", "identifier", "nonRenewingSubscriptions", "products", "settings", "subscriptionGroups",
+        "subscriptionOffersKeyPair", "version",
+    ]
 
     private mutating func version(_ value: JSONValue, _ path: String) -> CatalogVersion? {
         guard let members = object(value, path, allowNull: true) else { return nil }
@@ -244,11 +274,14 @@ struct CatalogParser {
         } else {
             fault(join(path, "id"), "required key is missing")
         }
-        if let id {
-            if let first = groupIDPaths[id] {
-                fault(join(path, "id"), "duplicate subscription group ID \(quoted(id)), first used at \(first)")
+        if let written = id {
+            if let first = groupIDPaths[written] {
+                // Xcode lists such groups apart; so does the store, under an id of their own.
+                let distinct = distinctGroupID(for: written)
+                warn(join(path, "id"), "subscription group ID \(quoted(written)) is repeated (first at \(first)); this group is kept apart as \(quoted(distinct))")
+                id = distinct
             } else {
-                groupIDPaths[id] = join(path, "id")
+                groupIDPaths[written] = join(path, "id")
             }
         }
         var name = ""
@@ -277,6 +310,15 @@ struct CatalogParser {
         }
         let group = SubscriptionGroup(id: id, referenceName: name, localizations: localizations, productIDs: ordered.map(\.element.id))
         return (group, products)
+    }
+
+    /// `id-2`, `id-3`, … : the first that no group of the file spells and none was given yet.
+    private mutating func distinctGroupID(for id: String) -> String {
+        var counter = 2
+        while takenGroupIDs.contains("\(id)-\(counter)") { counter += 1 }
+        let distinct = "\(id)-\(counter)"
+        takenGroupIDs.insert(distinct)
+        return distinct
     }
 
     // MARK: - Offers
@@ -405,6 +447,7 @@ struct CatalogParser {
     private mutating func settings(_ value: JSONValue, _ path: String) -> CatalogSettings? {
         guard let members = object(value, path, allowNull: true) else { return nil }
         var settings = CatalogSettings()
+        var oldTimeRate: (rate: Int, path: String)?
         for (key, child) in members {
             let childPath = join(path, key)
             switch key {
@@ -412,6 +455,10 @@ struct CatalogParser {
             case "_locale": if let text = string(child, childPath) { settings.locale = text }
             case "_timeRate": if let rate = integer(child, childPath) { settings.timeRate = rate }
             case "_compatibilityTimeRate":
+                if case .number = child {  // the old form: one rate, as `_timeRate` holds it
+                    if let rate = integer(child, childPath) { oldTimeRate = (rate, childPath) }
+                    break
+                }
                 guard let rates = object(child, childPath, allowNull: true) else { break }
                 for (rateKey, rateValue) in rates {
                     if let rate = integer(rateValue, join(childPath, rateKey)) {
@@ -436,6 +483,14 @@ struct CatalogParser {
                 if case .null = child { break }
                 settings.lastSynchronizedDate = double(child, childPath)
             default: break
+            }
+        }
+        if let oldTimeRate {
+            if value["_timeRate"] == nil {
+                settings.timeRate = oldTimeRate.rate
+                warn(oldTimeRate.path, "a number here is the old time-rate field; read as \"_timeRate\" : \(oldTimeRate.rate)")
+            } else {
+                warn(oldTimeRate.path, "a number here is the old time-rate field; \"_timeRate\" is also given and wins, so \(oldTimeRate.rate) is ignored")
             }
         }
         return settings
@@ -527,7 +582,12 @@ struct CatalogParser {
     // MARK: - Typed readers (each records a fault and returns nil on a mismatch)
 
     private mutating func fault(_ path: String, _ message: String) {
-        faults.append(CatalogFault(path: path, message: message))
+        findings.append(Finding(path: path, message: message, isWarning: false))
+        hasFaults = true
+    }
+
+    private mutating func warn(_ path: String, _ message: String) {
+        findings.append(Finding(path: path, message: message, isWarning: true))
     }
 
     private func join(_ path: String, _ key: String) -> String {
@@ -624,9 +684,14 @@ struct CatalogParser {
     }
 
     /// A price string such as `"4.99"`, kept exact as `Decimal`. Only plain decimal text is
-    /// accepted (no exponent, grouping or currency sign), and never a negative amount.
+    /// accepted (no exponent, grouping or currency sign), and never a negative amount. An empty
+    /// string is what Xcode writes for a price never filled in: a price of 0, with a warning.
     private mutating func price(_ value: JSONValue, _ path: String) -> Decimal? {
         guard let text = string(value, path) else { return nil }
+        if text.isEmpty {
+            warn(path, "the price is empty (never filled in); read as 0, as Xcode shows an unset price")
+            return 0
+        }
         var body = Substring(text)
         let negative = body.first == "-"
         if negative { body = body.dropFirst() }

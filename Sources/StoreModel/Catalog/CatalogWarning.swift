@@ -1,0 +1,23 @@
+/// Something odd in a `.storekit` file that Xcode tolerates, so the file still loads: an empty
+/// price, the old number form of `_compatibilityTimeRate`, a repeated subscription group ID.
+/// Located by its JSON path like a fault; `catalog validate --strict` turns warnings into faults.
+/// The rules are in docs/catalog-format.md.
+public struct CatalogWarning: Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    /// The same finding as a fault, for strict reading.
+    public var fault: CatalogFault {
+        CatalogFault(path: path, message: message)
+    }
+
+    /// `path: message`, or just the message when the path is empty.
+    public var description: String {
+        path.isEmpty ? message : "\(path): \(message)"
+    }
+}
