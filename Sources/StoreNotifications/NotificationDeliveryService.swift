@@ -45,6 +45,10 @@ public final class NotificationDeliveryService: Sendable {
             redirectConfiguration: .follow(max: 5, allowCycles: false),
             timeout: .init(connect: amount(configuration.timeoutSeconds), read: amount(configuration.timeoutSeconds)))
         config.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.concurrency)
+        // A refused connection is an answer: record it at once as SOCKET_ISSUE. With the pool's
+        // default retries, AsyncHTTPClient keeps reconnecting until the connect timeout ends, so a
+        // receiver that is down looked like a slow one (and held a delivery slot for the timeout).
+        config.connectionPool.retryConnectionEstablishment = false
         config.decompression = .disabled
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
     }
