@@ -15,7 +15,7 @@ struct PurchaseCommand: AsyncParsableCommand {
     @Option(help: "The running store.") var server = "http://127.0.0.1:8080"
     @Option(help: "How many (consumables only, 1–10).") var quantity = 1
     @Option(help: "A UUID linking the purchase to your own account system.") var appAccountToken: String?
-    @Flag(help: "Also print the decoded payloads as JSON.") var json = false
+    @Flag(help: "Also print the decoded payloads as JSON, and a subscription's signedRenewalInfo.") var json = false
 
     func run() async throws {
         let client = StoreClient(base: server.hasSuffix("/") ? String(server.dropLast()) : server)
@@ -30,6 +30,11 @@ struct PurchaseCommand: AsyncParsableCommand {
         }
         print(signed)
         if json {
+            // A subscription's renewal info is signed too: print its JWS as the device API answers it.
+            if let signedRenewalInfo = answer["signedRenewalInfo"] as? String {
+                print("signedRenewalInfo:")
+                print(signedRenewalInfo)
+            }
             for key in ["transaction", "renewalInfo"] {
                 guard let value = answer[key] else { continue }
                 let data = try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
