@@ -36,14 +36,40 @@ import Testing
         #expect(log.entries.count == 6)
     }
 
-    @Test func innermostHookWins() async throws {
+    /// "If you add multiple of these modifiers, all of your actions will be applied to each event"
+    /// (Meet StoreKit for SwiftUI, WWDC23), for the start action; nil "remove[s] any actions
+    /// ancestor views may have added" (SwiftUI reference, onInAppPurchaseStart(perform:)).
+    @Test func everyStartActionRunsInnermostFirst() async throws {
         let log = Log()
-        let page = ProductView(id: Fixtures.pellets)
-            .onInAppPurchaseStart { _ in log.add("inner") }
-            .onInAppPurchaseStart { _ in log.add("outer") }
+        let page = VStack {
+            ProductView(id: Fixtures.pellets)
+                .onInAppPurchaseStart { _ in log.add("inner") }
+                .onInAppPurchaseStart { _ in log.add("middle") }
+        }
+        .onInAppPurchaseStart { _ in log.add("outer") }
         let hooks = try #require(intent(page, product: Fixtures.pellets))
         await hooks.onStart?(Fixtures.birds[0])
-        #expect(log.entries == ["inner"], "only one action runs per purchase")
+        #expect(log.entries == ["inner", "middle", "outer"])
+
+        let cut = ProductView(id: Fixtures.pellets)
+            .onInAppPurchaseStart { _ in log.add("below nil") }
+            .onInAppPurchaseStart(perform: nil)
+            .onInAppPurchaseStart { _ in log.add("above nil") }
+        let kept = try #require(intent(cut, product: Fixtures.pellets))
+        await kept.onStart?(Fixtures.birds[0])
+        #expect(log.entries.suffix(1) == ["below nil"], "nil removes the ancestors' actions")
+    }
+
+    /// "Only one action will be performed for each purchase. Descendant views can override the
+    /// action" (SwiftUI reference, onInAppPurchaseCompletion(perform:)).
+    @Test func innermostCompletionWins() async throws {
+        let log = Log()
+        let page = ProductView(id: Fixtures.pellets)
+            .onInAppPurchaseCompletion { _, _ in log.add("inner") }
+            .onInAppPurchaseCompletion { _, _ in log.add("outer") }
+        let hooks = try #require(intent(page, product: Fixtures.pellets))
+        await hooks.onCompletion?(Fixtures.birds[0], .success(.pending))
+        #expect(log.entries == ["inner"], "only one completion action runs per purchase")
     }
 
     @Test func theSameProductShownTwiceUsesTheHooksWhereItWasPressed() async throws {

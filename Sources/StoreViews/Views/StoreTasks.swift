@@ -40,13 +40,29 @@ extension View {
         }
     }
 
-    /// Runs before each purchase any store inside this view starts; nil restores the default (none).
+    /// Runs before each purchase any store inside this view starts. Every such action around a
+    /// store runs, the innermost first and then outward: the talk says "if you add multiple of
+    /// these modifiers, all of your actions will be applied to each event", and Apple's reference
+    /// says nil removes "any actions ancestor views may have added" (so nil restores the default,
+    /// none, for everything inside it).
     public func onInAppPurchaseStart(perform action: ((Product) async -> Void)?) -> EnvironmentWriter<Self> {
-        transformEnvironment { $0.onInAppPurchaseStart = action }
+        transformEnvironment { environment in
+            guard let action, let ancestors = environment.onInAppPurchaseStart else {
+                environment.onInAppPurchaseStart = action
+                return
+            }
+            environment.onInAppPurchaseStart = { product in
+                await action(product)
+                await ancestors(product)
+            }
+        }
     }
 
     /// Runs when a purchase from a store inside this view ends. By default a success is emitted on
-    /// `Transaction.updates` and an error shows an alert; nil restores that default.
+    /// `Transaction.updates` and an error shows an alert; nil restores that default. Unlike the
+    /// start action, one completion action runs per purchase, the innermost: Apple's reference says
+    /// "Only one action will be performed for each purchase. Descendant views can override the
+    /// action" (the completion decides the outcome's handling, which can't be done twice).
     public func onInAppPurchaseCompletion(
         perform action: ((Product, Result<Product.PurchaseResult, any Error>) async -> Void)?
     ) -> EnvironmentWriter<Self> {
