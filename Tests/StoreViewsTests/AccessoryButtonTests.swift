@@ -62,16 +62,29 @@ import Testing
         #expect(html(replaced, store).contains("Sign In"), "the descendant's action wins")
     }
 
+    /// "Policy buttons are hidden by default"; made visible, on iOS and Mac "they appear above the
+    /// subscription controls" (Meet StoreKit for SwiftUI, WWDC23).
+    @Test func policiesAreHiddenByDefaultAndShownAboveTheControls() throws {
+        #expect(!html(pass, store).contains("sk-policies"))
+        let output = html(pass.storeButton(.visible, for: .policies), store)
+        let policies = try #require(output.range(of: "sk-policies"))
+        let controls = try #require(output.range(of: "class=\"sk-controls"), "\(output)")
+        #expect(policies.lowerBound < controls.lowerBound)
+    }
+
     @Test func policiesComeFromTheSnapshot() {
+        let pass = self.pass.storeButton(.visible, for: .policies)
         let output = html(pass, store)
         #expect(output.contains(#"<a href="https://example.com/terms" class="sk-policy-terms">Terms of Service</a>"#))
         #expect(output.contains(#"<a href="https://example.com/backyardbirds/privacy" class="sk-policy-privacy">Privacy Policy</a>"#))
         #expect(!html(pass, StoreSnapshot(products: Fixtures.birds)).contains("sk-policies"), "nothing to link, no links")
-        #expect(!html(pass.storeButton(.hidden, for: .policies), store).contains("sk-policies"))
+        #expect(!html(self.pass.storeButton(.hidden, for: .policies).storeButton(.visible, for: .policies), store).contains("sk-policies"),
+                "hidden inside wins over visible outside")
         #expect(!html(shop, store).contains("sk-policies"), "StoreView has no policy buttons")
     }
 
     @Test func policyDestinationOverridesTheSnapshot() {
+        let pass = self.pass.storeButton(.visible, for: .policies)
         let output = html(pass
             .subscriptionStorePolicyDestination(url: "https://example.com/my-terms", for: .termsOfService)
             .subscriptionStorePolicyForegroundStyle(Color.white), store)

@@ -107,7 +107,7 @@ public struct BackyardBirdsPassShop: View {
                     .backgroundStyle(.clear)
                     .subscriptionStoreButtonLabel(.multiline)
                     .subscriptionStorePickerItemBackground(.thinMaterial)
-                    .storeButton(.visible, for: .redeemCode)
+                    .storeButton(.visible, for: .redeemCode, .policies)
                     .subscriptionStoreControlIcon { _, info in
                         Image(systemName: info.groupLevel == 1 ? "crown.fill" : info.groupLevel == 2 ? "person.2.fill" : "bird.fill")
                     }

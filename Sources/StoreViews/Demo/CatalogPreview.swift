@@ -37,7 +37,7 @@ public struct CatalogPreview: View {
                     GallerySection(id: "control-\(name)", title: "SubscriptionStoreView · .\(name)", group: group, groupName: groupName(group)) {
                         SubscriptionStoreView(groupID: group)
                             .subscriptionStoreControlStyle(style)
-                            .storeButton(.visible, for: .restorePurchases, .redeemCode)
+                            .storeButton(.visible, for: .restorePurchases, .redeemCode, .policies)
                     }
                 }
             }

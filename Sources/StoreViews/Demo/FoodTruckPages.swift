@@ -41,7 +41,7 @@ public struct FoodTruckStore: View {
                 .multilineTextAlignment(.center)
             }
             .subscriptionStoreControlStyle(.prominentPicker)
-            .storeButton(.visible, for: .restorePurchases)
+            .storeButton(.visible, for: .restorePurchases, .policies)
         }
         .subscriptionStatusTask(for: FoodTruck.socialFeedGroupID) { socialFeed = $0 }
     }

@@ -13,8 +13,8 @@ struct StoreAccessoryButtons {
             switch kind {
             case .cancellation: return environment.isPresented
             case .signIn: return environment.subscriptionStoreSignInAction != nil
-            case .policies: return true
-            default: return false  // restorePurchases, redeemCode
+            // "Policy buttons are hidden by default" (Meet StoreKit for SwiftUI, WWDC23).
+            default: return false  // restorePurchases, redeemCode, policies
             }
         }
     }

@@ -115,6 +115,8 @@ public struct SubscriptionStoreView<Content: View>: PrimitiveView {
 
         let controlsStyle = context.environment.backgroundStyle.map { "background:\($0.cssBackground)" }
         html.open("div", [("class", "sk-store-controls"), ("style", controlsStyle)])
+        // Made visible, the policy buttons sit above the subscription controls, as on iOS and Mac.
+        StoreAccessoryButtons(kinds: [.policies], context: context).render(html, placement: "policies")
         if loaded == nil {
             ProgressView("Loading subscriptions…")._render(context, html)
         } else if let failure = context.store.productsFailure {
@@ -131,7 +133,7 @@ public struct SubscriptionStoreView<Content: View>: PrimitiveView {
             html.element("p", [("class", "sk-disclosure")],
                          text: "Subscriptions renew automatically at the price shown until canceled. Cancel anytime in your account settings at least a day before each renewal date.")
         }
-        StoreAccessoryButtons(kinds: [.signIn, .restorePurchases, .redeemCode, .policies], context: context).render(html, placement: "bottom")
+        StoreAccessoryButtons(kinds: [.signIn, .restorePurchases, .redeemCode], context: context).render(html, placement: "bottom")
         html.close("div")
         html.close("section")
     }
