@@ -161,7 +161,9 @@ def test_buy_buttons_say_what_and_how_much(demo_pages, chromium, customer, page)
 def test_product_articles_are_named_by_their_heading(demo_pages, chromium, customer, page):
     driver = chromium()
     load(driver, demo_pages, page, customer)
-    for article in driver.find_elements(By.CSS_SELECTOR, "article.sk-product[data-state=success]"):
+    articles = driver.find_elements(By.CSS_SELECTOR, "article.sk-product[data-state=success]")
+    assert articles, f"{page}: no loaded product article to check"
+    for article in articles:
         heading = article.find_element(By.CSS_SELECTOR, ".sk-product-name").text.strip()
         node = ax_for(driver, article)
         assert node["name"] == heading, f"{article.get_attribute('data-product-id')}: article named {node['name']!r}"

@@ -23,14 +23,19 @@ def test_page_requests_only_its_own_origin(demo_pages, chromium, customer, page,
     requested = network_requests(driver)
     seen = resource_entries(driver)
     assert requested, "the performance log recorded no request at all (is Network logging on?)"
+    assert any(u.startswith(demo_pages.origin + "/store/") for u in requested), f"{page}: the page itself is not among {requested}"
+    assert seen, f"{page}: the page's Resource Timing lists nothing, not even the page's own navigation"
     assert not foreign(requested, demo_pages.origin), f"{page}: external requests {foreign(requested, demo_pages.origin)}"
     assert not foreign(seen, demo_pages.origin), f"{page}: external resources {foreign(seen, demo_pages.origin)}"
     # Nothing on the page points at another origin for the browser to fetch later.
     fetchable = driver.execute_script(r"""
 var out = [];
-document.querySelectorAll('link[href], script[src], img[src], source[src], iframe[src], video[src], audio[src], object[data]')
-  .forEach(function(e){ out.push(e.href || e.src || e.data); });
-return out;""")
+document.querySelectorAll('link[href], script[src], img[src], source[src], iframe[src], video[src], audio[src], object[data], form')
+  .forEach(function(e){ out.push(e.tagName === 'FORM' ? e.getAttribute('action') && new URL(e.getAttribute('action'), location.href).href : (e.href || e.src || e.data)); });
+return out.filter(Boolean);""")
+    # The pages inline their style and script, so their forms (which the buy buttons post) are
+    # what there is to check: an empty list would mean the check saw nothing.
+    assert fetchable, f"{page}: no form, link, script or image element found to check"
     assert not foreign(fetchable, demo_pages.origin), f"{page}: references to external resources {fetchable}"
 
 
@@ -54,4 +59,5 @@ def test_hostile_pages_request_only_their_own_origin(hostile_server, hostile_pag
         driver.get(hostile_server.page_url(page, customer=customer))
         wait(driver).until(lambda d: d.execute_script("return document.readyState") == "complete")
     requested = network_requests(driver)
+    assert hostile_pages and len(requested) >= len(hostile_pages), f"{len(hostile_pages)} pages loaded, requests seen: {requested}"
     assert not foreign(requested, hostile_server.origin), f"external requests: {foreign(requested, hostile_server.origin)}"

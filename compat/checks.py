@@ -114,7 +114,9 @@ def check_transaction(app, jws: str, *, product: Dict[str, Any], quantity: int =
         else:
             check_intro_offer(tx, intro)
     else:
-        assert tx.expiresDate is None or product["type"] == "Non-Renewable", raw
+        # Neither one-time purchases nor non-renewing subscriptions carry expiresDate: the app decides
+        # how long a non-renewing subscription lasts (reference §4.1: "expiresDate: auto-renewables").
+        assert "expiresDate" not in raw and tx.expiresDate is None, raw
         assert tx.subscriptionGroupIdentifier is None and tx.offerType is None and tx.offerDiscountType is None
         # `price` for quantity > 1 is not pinned down by Apple's docs: accept the unit or the total price.
         assert tx.price in {unit, unit * quantity}, (tx.price, unit, quantity)
@@ -160,19 +162,22 @@ def check_renewal_info(app, jws: str, tx: JWSTransactionDecodedPayload, product:
     assert info.autoRenewProductId == product["id"]
     assert info.autoRenewStatus == AutoRenewStatus.ON
     assert _is_int(raw.get("signedDate"))
-    if info.renewalDate is not None:
-        assert info.renewalDate == tx.expiresDate
-    if info.recentSubscriptionStartDate is not None:
-        assert info.recentSubscriptionStartDate == tx.purchaseDate
-    if info.currency is not None:
-        assert info.currency == product["currency"]
+    # Apple sends these for every auto-renewing subscription (reference §4.2): required, not "checked if present".
+    for key in ("renewalDate", "recentSubscriptionStartDate", "currency", "renewalPrice", "appTransactionId"):
+        assert key in raw, f"renewal info lacks {key}: {sorted(raw)}"
+    assert info.renewalDate == tx.expiresDate
+    assert info.recentSubscriptionStartDate == tx.purchaseDate
+    assert info.currency == product["currency"]
     intro = (product.get("subscription") or {}).get("introductoryOffer")
-    if info.renewalPrice is not None and (intro is None or intro["paymentMode"] != "payAsYouGo"):
+    if intro is not None and intro["paymentMode"] == "payAsYouGo":
+        assert info.renewalPrice == milliunits(intro["price"]), "pay as you go: the next period is billed at the offer price"
+    else:
         assert info.renewalPrice == milliunits(product["price"]), "the next renewal is billed at the full price"
-    if token is not None and info.appAccountToken is not None:
+    if token is None:
+        assert "appAccountToken" not in raw, raw
+    else:
         assert info.appAccountToken == token
-    if info.appTransactionId is not None:
-        assert info.appTransactionId == tx.appTransactionId
+    assert info.appTransactionId == tx.appTransactionId
     return info
 
 

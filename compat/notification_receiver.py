@@ -48,13 +48,18 @@ class Receiver:
             return [b["signedPayload"] for b in self.bodies]
 
     def wait_for(self, count: int, timeout: float = 20) -> List[str]:
+        """The signed payloads once `count` have arrived; a test failure if they don't within
+        `timeout` seconds (a bound on a hang, not a speed assertion)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             got = self.signed_payloads()
             if len(got) >= count:
                 return got
             time.sleep(0.05)
-        return self.signed_payloads()
+        got = self.signed_payloads()
+        if len(got) >= count:
+            return got
+        raise AssertionError(f"expected {count} notification(s) within {timeout} s, received {len(got)}")
 
     def stop(self) -> None:
         self.server.shutdown()

@@ -57,7 +57,10 @@ def test_renewals_fired_by_the_clock_verify_with_apples_verifier(life, bundle):
 
     listed = device(proc, world, "GET", f"/apps/{bundle}/customers/{customer}/transactions").json()["signedTransactions"]
     txs = [verifier.verify_and_decode_signed_transaction(j) for j in listed]
-    assert len(txs) >= 3
+    # The one-week free trial, then renewals at +1 week, +1 week 1 month and +1 week 2 months: four
+    # transactions in three months (the next renewal, at +1 week 3 months, is still ahead).
+    assert len(txs) == 4, [(t.transactionReason, t.purchaseDate) for t in txs]
+    assert first.offerDiscountType is not None and first.expiresDate == first.purchaseDate + 7 * 86_400_000
     renewals = txs[1:]
     assert all(t.transactionReason.value == "RENEWAL" for t in renewals)
     assert all(t.originalTransactionId == first.transactionId for t in renewals)

@@ -85,7 +85,7 @@ def test_every_notification_type_verifies_with_apples_verifier(tmp_path, environ
         store = StoreClient(server.base_url, server)
         customer = f"n-{uuid.uuid4().hex[:8]}"
         monthly = store.buy(bundle, MONTHLY, customer)["transaction"]
-        tx = monthly["transactionId"] if "transactionId" in monthly else monthly["payload"]["transactionId"]
+        tx = monthly["transactionId"]
         receiver.wait_for(1)
         admin(server, "POST", "/time/advance", {"duration": "32d"})            # past the intro week: renewed
         receiver.wait_for(2)
@@ -94,7 +94,7 @@ def test_every_notification_type_verifies_with_apples_verifier(tmp_path, environ
         admin(server, "POST", "/time/advance", {"duration": "40d"})            # runs out
         receiver.wait_for(4)
         coins = store.buy(bundle, COINS, customer)["transaction"]
-        coins_id = coins["transactionId"] if "transactionId" in coins else coins["payload"]["transactionId"]
+        coins_id = coins["transactionId"]
         receiver.wait_for(5)
         r = requests.post(f"{server.base_url}/storekit/v1/apps/{bundle}/customers/{customer}/transactions/{coins_id}/refund-request",
                           json={"reason": "UNINTENDED_PURCHASE"}, timeout=30)
@@ -134,7 +134,7 @@ def test_every_notification_type_verifies_with_apples_verifier(tmp_path, environ
         assert verifier.verify_and_decode_notification(status.signedPayload).notificationType == NotificationTypeV2.TEST
         assert [a.sendAttemptResult.value for a in status.sendAttempts] == ["SUCCESS"]
 
-        now = admin(server, "GET", "/time")["nowMs"] if "nowMs" in admin(server, "GET", "/time") else int(time.time() * 1000)
+        now = admin(server, "GET", "/time")["nowMs"]
         history = client.get_notification_history(None, NotificationHistoryRequest(startDate=now - 25 * 86_400_000, endDate=now + 1))
         items = history.notificationHistory
         assert history.hasMore is False and items
@@ -180,7 +180,7 @@ def test_undelivered_notifications_survive_sigkill(tmp_path):
         bought = []
         for index in range(6):
             t = store.buy(bundle, COINS, f"crash-{index}")["transaction"]
-            bought.append(t["transactionId"] if "transactionId" in t else t["payload"]["transactionId"])
+            bought.append(t["transactionId"])
         deadline = time.monotonic() + 5
         while hole.accepted == 0 and time.monotonic() < deadline:
             time.sleep(0.05)

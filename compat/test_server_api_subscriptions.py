@@ -8,6 +8,7 @@ from __future__ import annotations
 import uuid
 
 import pytest
+import requests
 from appstoreserverlibrary.api_client import APIException
 from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
 from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
@@ -82,10 +83,19 @@ def test_extend_one_subscription_and_errors(env):
     assert too_long.value.raw_api_error == 4000009
 
 
-def test_mass_extension_and_status(env):
-    _, client, device, _ = env
-    for _ in range(3):
-        device.buy(BUNDLE, WEEKLY, f"mass-{uuid.uuid4().hex[:8]}")
+def test_mass_extension_and_status(env, tmp_path):
+    """In a world of its own, so exactly its three subscribers are active: each one's renewal date
+    moves by the three days, as the signed transaction and renewal info then say."""
+    proc, _, device, verifier = env
+    world = f"mass-{uuid.uuid4().hex[:8]}"
+    assert requests.post(f"{proc.base_url}/admin/v1/worlds", json={"id": world}, timeout=30).status_code == 201
+    client = api_client(proc, create_key(proc, tmp_path, world=world))
+    bought = []
+    for index in range(3):
+        r = requests.post(f"{proc.base_url}/storekit/v1/worlds/{world}/apps/{BUNDLE}/purchases",
+                          json={"productId": WEEKLY, "customer": f"mass-{index}"}, timeout=30)
+        assert r.status_code == 200, r.text
+        bought.append(r.json()["transaction"])
     request_id = str(uuid.uuid4())
     started = client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
         extendByDays=3, extendReasonCode=ExtendReasonCode.SERVICE_ISSUE_OR_OUTAGE, requestIdentifier=request_id,
@@ -93,7 +103,15 @@ def test_mass_extension_and_status(env):
     assert started.requestIdentifier == request_id
     status = client.get_status_of_subscription_renewal_date_extensions(request_id, WEEKLY)
     assert status.requestIdentifier == request_id and status.complete is True
-    assert status.succeededCount >= 3 and status.failedCount == 0
+    assert (status.succeededCount, status.failedCount) == (3, 0)
+    for tx in bought:
+        moved = verifier.verify_and_decode_signed_transaction(client.get_transaction_info(tx["transactionId"]).signedTransactionInfo)
+        assert moved.expiresDate == tx["expiresDate"] + 3 * DAY_MS
+        [group] = client.get_all_subscription_statuses(tx["transactionId"]).data
+        [last] = group.lastTransactions
+        renewal = verifier.verify_and_decode_renewal_info(last.signedRenewalInfo)
+        assert renewal.renewalDate == tx["expiresDate"] + 3 * DAY_MS
     with pytest.raises(APIException) as unknown:
         client.get_status_of_subscription_renewal_date_extensions(str(uuid.uuid4()), WEEKLY)
     assert unknown.value.http_status_code == 404 and unknown.value.raw_api_error == 4040009
+    requests.delete(f"{proc.base_url}/admin/v1/worlds/{world}", timeout=30)

@@ -311,8 +311,7 @@ def test_backyard_birds_pass_free_trial(backyard_birds, level, name, trial):
     assert tx.offerPeriod == trial and tx.price == 0 and tx.subscriptionGroupIdentifier == BB_GROUP
     assert tx.expiresDate == add_period(tx.purchaseDate, trial)
     # After the trial, the pass renews at its full price.
-    if info.renewalPrice is not None:
-        assert info.renewalPrice == milliunits(product["price"])
+    assert info.renewalPrice == milliunits(product["price"])
 
 
 def test_backyard_birds_app_transaction(backyard_birds):
@@ -345,8 +344,7 @@ def test_food_truck_social_feed_intro_offers(food_truck, plan, mode, price, peri
     _, tx, info = buy_and_check(food_truck, product_id, token=str(uuid.uuid4()))
     assert (tx.price, tx.offerPeriod, tx.subscriptionGroupIdentifier) == (price, period, FT_GROUP)
     assert tx.expiresDate == add_period(tx.purchaseDate, period)
-    if info.renewalPrice is not None:
-        assert info.renewalPrice == milliunits(product["price"]), "renews at the full price"
+    assert info.renewalPrice == milliunits(product["price"]), "renews at the full price"
 
 
 def test_backyard_birds_intro_offer_once_per_group(backyard_birds, food_truck):

@@ -1,35 +1,35 @@
-"""Start-up time: `openstore serve` on a fresh --data directory prints `listening on` within a second.
+"""Start-up: `openstore serve` on a fresh --data directory starts and answers, and so it does again
+on the same data after a clean stop and after SIGKILL.
 
-Measured as wall time from spawning the process to reading its `listening on` line (the harness
-records both), on the first start (which creates the database and the certificate authority) and on
-a restart of the same data.
+How long it takes is not asserted here (a shared machine running a debug build makes any bound
+flaky): `openstore-bench --only startup` measures it beside its limit (see docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
 import requests
 
-MAX_START_SECONDS = 1.0
+
+def _answers(server, which: str) -> None:
+    assert server.running, f"{which}: the process is not running:\n{server.log_tail()}"
+    assert server.listening_after is not None, f"{which}: no 'listening on' line:\n{server.log_tail()}"
+    r = requests.get(server.base_url + "/healthz", timeout=30)
+    assert (r.status_code, r.json()) == (200, {"status": "ok"}), f"{which}: /healthz answered {r.status_code} {r.text}"
+    apps = requests.get(server.base_url + "/storekit/v1/apps", timeout=30)
+    assert apps.status_code == 200 and {a["bundleId"] for a in apps.json()["apps"]} >= {"com.example.backyardbirds"}, apps.text
 
 
-def _check(server, which: str, seen: list) -> None:
-    took = server.listening_after
-    assert took is not None, f"no 'listening on' line:\n{server.log_tail()}"
-    seen.append(f"{which}: {took:.3f}s")
-    print(f"openstore serve {which}: listening after {took:.3f}s")
-    assert took <= MAX_START_SECONDS, f"{which}: 'listening on' after {took:.3f}s (> {MAX_START_SECONDS}s); seen: {seen}"
-    assert requests.get(server.base_url + "/healthz", timeout=5).status_code == 200
-
-
-def test_listening_within_a_second(fresh_server):
+def test_starts_and_answers_fresh_restarted_and_after_sigkill(fresh_server):
     server = fresh_server("startup")
     assert not server.data_dir.exists() or not any(server.data_dir.iterdir())
-    seen: list = []
     server.start()
-    _check(server, "first start (fresh data)", seen)
+    _answers(server, "first start (fresh data)")
+    root = requests.get(server.base_url + "/storekit/v1/root-certificate", timeout=30).content
     server.stop()
     server.start()
-    _check(server, "restart (same data)", seen)
+    _answers(server, "restart (same data)")
     server.kill()
     server.start()
-    _check(server, "restart after SIGKILL", seen)
+    _answers(server, "restart after SIGKILL")
+    # The same store came back each time: its certificate authority was kept, not made anew.
+    assert requests.get(server.base_url + "/storekit/v1/root-certificate", timeout=30).content == root
