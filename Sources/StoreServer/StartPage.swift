@@ -17,6 +17,7 @@ struct StartPage {
             .paragraph("A local App Store serving: " + (apps.isEmpty ? "no apps." : apps.joined(separator: "; ") + ".")),
             .links([
                 .init(title: "Store pages", url: "/store", summary: "StoreView, ProductView and SubscriptionStoreView on the web; purchases go through the store."),
+                .init(title: "Transaction Manager", url: "/manage", summary: "Worlds, clocks, customers and their transactions, notifications, events, API keys and charts; refund, expire, renew and more."),
                 .init(title: "OpenAPI document", url: "/openapi.json", summary: "The device API, the admin API and the store pages' routes."),
                 .init(title: "Health", url: "/healthz", summary: "Liveness check."),
             ]),

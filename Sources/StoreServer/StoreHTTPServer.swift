@@ -42,6 +42,7 @@ public struct StoreHTTPServer: Sendable {
         DeviceRefundRoutes(store: store).register(on: router)
         StartPage(store: store).register(on: router)
         StorePageRoutes(store: store, pages: storePages).register(on: router)
+        ManageRoutes(store: store, token: adminToken).register(on: router)
         return router
     }
 

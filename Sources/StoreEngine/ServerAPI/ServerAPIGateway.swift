@@ -71,7 +71,7 @@ public final class ServerAPIGateway: Sendable {
     }
 
     func key(_ id: String) async throws -> APIKeyRecord? {
-        guard id.count <= 64 else { return nil }
+        guard id.count <= 64, !APIKeyRevocations.shared.isRevoked(id, database: store.database) else { return nil }
         if let cached = state.withLock({ $0.keys[id] }) { return cached }
         guard let stored = try await store.database.apiKey(id: id) else { return nil }
         state.withLock { $0.keys[id] = stored }

@@ -29,7 +29,10 @@ public struct WorldClock: Sendable, Equatable, Codable {
     /// Real time (ms) at which the world reaches `worldMs`; used to sleep until the next event.
     public func realMs(atWorld worldMs: Int64) -> Int64 {
         let ahead = max(0, worldMs - anchorWorldMs)
-        return anchorRealMs + Int64((Double(ahead) / max(rate.clockSpeed, 1e-9)).rounded(.up))
+        // A paused clock (speed 0) or a very slow one never gets there: "far in the future",
+        // without overflowing Int64.
+        let real = (Double(ahead) / max(rate.clockSpeed, 1e-9)).rounded(.up)
+        return real < Double(Int64.max / 4) ? anchorRealMs + Int64(real) : Int64.max / 4
     }
 
     /// Jumps ahead by `ms` world milliseconds (negative values are ignored).

@@ -1,0 +1,252 @@
+import Foundation
+import StoreModel
+import StoreSigning
+import StoreStorage
+
+/// A customer the dashboard's search found, and which of their identifiers matched.
+public struct CustomerMatch: Sendable, Equatable {
+    public var customer: CustomerRecord
+    /// "customer ID", "transaction ID", "original transaction ID" or "appAccountToken".
+    public var matchedBy: String
+}
+
+/// A transaction's span of time, for timelines (no signature, no payload).
+public struct TransactionPeriod: Sendable, Equatable {
+    public var id: Int64
+    public var originalId: Int64
+    public var productId: String
+    public var groupId: String?
+    public var purchaseMs: Int64
+    public var expiresMs: Int64?
+    public var revokedMs: Int64?
+}
+
+/// A page of one customer's transactions in one app, and every period of them.
+public struct CustomerHistory: Sendable {
+    /// How many transactions the customer has in the app.
+    public var total: Int
+    public var offset: Int
+    public var transactions: [Signed<TransactionPayload>]
+    /// All of them, newest first.
+    public var periods: [TransactionPeriod]
+}
+
+/// A notification as the dashboard's delivery log shows it: its delivery state and its content
+/// decoded (the nested transaction and renewal info as JSON, not as JWS).
+public struct NotificationEntry: Sendable {
+    public var summary: NotificationSummary
+    /// `ResponseBodyV2DecodedPayload` without the signed members.
+    public var payloadJSON: String
+    public var transactionJSON: String?
+    public var renewalInfoJSON: String?
+}
+
+/// A Server API key as the dashboard lists it (the public half only; the `.p8` is never kept).
+public struct APIKeyInfo: Sendable, Equatable {
+    public var keyId: String
+    public var issuerId: String
+    public var bundleId: String
+    public var createdMs: Int64
+}
+
+/// What the web Transaction Manager (`/manage`) reads beyond the admin API, and its clock pause.
+/// Read-only views of the world except `pauseClock`/`resumeClock`, `sendNotificationNow` and
+/// `revokeAPIKey`; every Transaction Manager action stays on the existing engine methods.
+extension AppStore {
+    static let pausedRateKind = "paused_rate"
+
+    // MARK: Customers
+
+    /// Customers of a world whose ID contains `text`, or who own a transaction whose ID, original
+    /// transaction ID or `appAccountToken` is `text`. Empty text lists the world's customers.
+    public func searchCustomers(_ text: String, world worldId: String = AppStore.defaultWorld, limit: Int = 200) async throws -> [CustomerMatch] {
+        let world = try await self.world(worldId)
+        try await world.catchUp()
+        let query = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var found: [CustomerMatch] = []
+        var seen = Set<String>()
+        func add(_ name: String, _ how: String) async throws {
+            guard found.count < limit, seen.insert(name).inserted else { return }
+            let record = try await world.customer(name)
+                ?? CustomerRecord(world: worldId, name: name, storefront: "USA", locale: "en_US", createdMs: 0)
+            found.append(CustomerMatch(customer: record, matchedBy: how))
+        }
+        if let id = Int64(query), id > 0 {
+            if let record = try await database.transaction(id: id), record.world == worldId { try await add(record.customer, "transaction ID") }
+            for record in try await database.transactions(originalId: id) where record.world == worldId {
+                try await add(record.customer, "original transaction ID")
+            }
+        }
+        if let token = UUID(uuidString: query) {
+            for spelling in Set([query, token.uuidString.lowercased(), token.uuidString]) {
+                for record in try await database.transactions(world: worldId, appAccountToken: spelling) {
+                    try await add(record.customer, "appAccountToken")
+                }
+            }
+        }
+        for record in try await database.customers(world: worldId, nameContaining: query.isEmpty ? nil : query, limit: limit) {
+            try await add(record.name, "customer ID")
+        }
+        if query.isEmpty || found.count < limit {
+            // Customers met since start-up whose record is still in its group commit.
+            for name in await world.knownCustomerNames() where query.isEmpty || name.lowercased().contains(query.lowercased()) {
+                try await add(name, "customer ID")
+            }
+        }
+        return found
+    }
+
+    // MARK: One customer
+
+    /// One page of the customer's transactions in the app (refunded, revoked, upgraded and
+    /// family-shared ones too), freshly signed, newest purchase first; and the periods of all of
+    /// them, unsigned, for the subscriptions' timelines. Only the page is signed: a customer may
+    /// have thousands of renewals.
+    public func customerHistory(bundleId: String, customer: String, world worldId: String = AppStore.defaultWorld,
+                                offset: Int = 0, limit: Int = 20) async throws -> CustomerHistory {
+        let app = try app(bundleId)
+        let world = try await self.world(worldId)
+        try await world.catchUp()
+        let now = await world.nowMs()
+        let records = try await database.transactions(world: worldId, bundleId: app.bundleId, customer: customer)
+            .sorted { $0.purchaseMs == $1.purchaseMs ? $0.id > $1.id : $0.purchaseMs > $1.purchaseMs }
+        let start = min(max(0, offset), records.count)
+        let page = records[start..<min(records.count, start + max(0, limit))]
+        return CustomerHistory(
+            total: records.count, offset: start, transactions: try page.map { try sign($0, nowMs: now) },
+            periods: records.map {
+                TransactionPeriod(id: $0.id, originalId: $0.originalId, productId: $0.productId, groupId: $0.groupId,
+                                  purchaseMs: $0.purchaseMs, expiresMs: $0.expiresMs, revokedMs: $0.revokedMs)
+            })
+    }
+
+    /// The customer's app transaction if their copy of the app has asked for one; nil otherwise
+    /// (looking does not create it, as `appTransaction` does).
+    public func existingAppTransaction(bundleId: String, customer: String, world worldId: String = AppStore.defaultWorld) async throws -> Signed<AppTransactionPayload>? {
+        let app = try app(bundleId)
+        let world = try await self.world(worldId)
+        guard let record = try await database.appTransaction(world: worldId, bundleId: app.bundleId, customer: customer) else { return nil }
+        return try sign(record, app: app, nowMs: await world.nowMs())
+    }
+
+    /// Messages of the customer in the app, read or not, oldest first.
+    public func allMessages(bundleId: String, customer: String, world worldId: String = AppStore.defaultWorld) async throws -> [StoreMessage] {
+        let app = try app(bundleId)
+        _ = try await self.world(worldId)
+        return try await database.worldRecords(world: worldId, kind: StoreMessage.recordKind).compactMap {
+            try? PayloadCoding.decoder.decode(StoreMessage.self, from: Data($0.value.utf8))
+        }.filter { $0.bundleId == app.bundleId && $0.customer == customer }
+            .sorted { $0.createdDate == $1.createdDate ? $0.seq < $1.seq : $0.createdDate < $1.createdDate }
+    }
+
+    // MARK: Clock
+
+    /// Stops the world's clock (rate 0) and remembers its rate for `resumeClock`. Time still
+    /// jumps with `advanceTime`.
+    public func pauseClock(_ worldId: String) async throws -> WorldInfo {
+        let world = try await self.world(worldId)
+        let rate = await world.rate
+        guard rate.clockSpeed > 0 else { return await world.info() }
+        try await database.write(WriteBatch(worldRecords: [
+            WorldRecord(world: worldId, kind: Self.pausedRateKind, key: "rate", value: Self.rateText(rate)),
+        ]))
+        try await world.setRate(.multiplier(0))
+        return await world.info()
+    }
+
+    /// Starts a paused clock again at the rate it had (real time if that was forgotten by a reset).
+    public func resumeClock(_ worldId: String) async throws -> WorldInfo {
+        let world = try await self.world(worldId)
+        guard await world.rate.clockSpeed == 0 else { return await world.info() }
+        let saved = try await database.worldRecord(world: worldId, kind: Self.pausedRateKind, key: "rate")
+        try await world.setRate(saved.flatMap { TimeRate($0.value) } ?? .realTime)
+        try await database.deleteWorldRecord(world: worldId, kind: Self.pausedRateKind, key: "rate")
+        return await world.info()
+    }
+
+    static func rateText(_ rate: TimeRate) -> String {
+        switch rate {
+        case .apple(let apple): String(apple.rawValue)
+        case .multiplier(let factor): "\(factor)x"
+        }
+    }
+
+    // MARK: Notifications and keys
+
+    /// "Send now": a notification waiting for its next attempt becomes due at once; the delivery
+    /// service sends it on its next pass. False when it was delivered already or is unknown.
+    public func sendNotificationNow(seq: Int64, world worldId: String = AppStore.defaultWorld) async throws -> Bool {
+        let world = try await self.world(worldId)
+        return try await database.rescheduleNotification(world: worldId, seq: seq, atMs: await world.nowMs())
+    }
+
+    /// The delivery log, newest first: at most `limit` notifications of the world (of one app,
+    /// one type, one customer, or only those not delivered or with a failed attempt).
+    public func notificationLog(world worldId: String = AppStore.defaultWorld, bundleId: String? = nil, type: String? = nil,
+                                customer: String? = nil, failuresOnly: Bool = false, limit: Int = 100) async throws -> [NotificationEntry] {
+        _ = try await self.world(worldId)
+        let records = try await database.notifications(world: worldId, bundleId: bundleId, afterSeq: 0, limit: 100_000)
+        var out: [NotificationEntry] = []
+        for record in records.reversed() {
+            guard out.count < limit else { break }
+            if let type, record.type != type { continue }
+            if let customer, record.customer != customer { continue }
+            let summary = NotificationSummary(record)
+            if failuresOnly, summary.delivered, !summary.sendAttempts.contains(where: { $0.sendAttemptResult != "SUCCESS" }) { continue }
+            var json = JSONWriter(capacity: record.body.utf8.count + 192)
+            json.beginObject()
+            json.field("notificationType", record.type)
+            json.field("subtype", record.subtype)
+            json.field("notificationUUID", record.uuid)
+            json.raw(record.bodyKey, Array(record.body.utf8))
+            json.field("version", "2.0")
+            json.field("signedDate", record.signedMs)
+            json.endObject()
+            out.append(NotificationEntry(summary: summary, payloadJSON: String(decoding: json.bytes, as: UTF8.self),
+                                         transactionJSON: record.transactionJSON, renewalInfoJSON: record.renewalJSON))
+        }
+        return out
+    }
+
+    /// Queues a TEST notification for the app, as the Server API's Request a Test Notification does.
+    public func requestTestNotification(bundleId: String, world: String = AppStore.defaultWorld) async throws -> String {
+        try await queueTestNotification(bundleId: bundleId, world: world)
+    }
+
+    /// The world's Server API keys, oldest first.
+    public func apiKeys(world worldId: String = AppStore.defaultWorld) async throws -> [APIKeyInfo] {
+        _ = try await self.world(worldId)
+        return try await database.apiKeys().filter { $0.world == worldId }
+            .map { APIKeyInfo(keyId: $0.keyId, issuerId: $0.issuerId, bundleId: $0.bundleId, createdMs: $0.createdMs) }
+    }
+
+    /// Revokes a key of the world: the Server API refuses its tokens from now on.
+    public func revokeAPIKey(_ keyId: String, world worldId: String = AppStore.defaultWorld) async throws {
+        _ = try await self.world(worldId)
+        guard let key = try await database.apiKey(id: keyId), key.world == worldId else {
+            throw StoreError.malformedRequest("no Server API key \(keyId) in world \(worldId)")
+        }
+        APIKeyRevocations.shared.revoke(keyId, database: database)
+        try await database.deleteAPIKey(id: keyId)
+    }
+
+    /// The world's latest App Store events, newest first (the events page; it follows on with
+    /// `events(world:after:)`).
+    public func recentEvents(world worldId: String = AppStore.defaultWorld, limit: Int = 200) async throws -> [EventRecord] {
+        let world = try await self.world(worldId)
+        try await world.catchUp()
+        return try await database.latestEvents(world: worldId, limit: max(1, min(limit, 10_000)))
+    }
+
+    // MARK: Figures
+
+    /// The world's figures for the dashboard's charts (see `DashboardFigures`).
+    public func dashboardFigures(world worldId: String = AppStore.defaultWorld, days: Int = 60, hours: Int = 48) async throws -> DashboardFigures {
+        let world = try await self.world(worldId)
+        try await world.catchUp()
+        let now = await world.nowMs()
+        let transactions = try await database.worldTransactions(world: worldId, limit: 50_000)
+        let notifications = try await notifications(world: worldId, limit: 10_000)
+        return DashboardFigures(transactions: transactions, notifications: notifications, nowMs: now, days: days, hours: hours)
+    }
+}

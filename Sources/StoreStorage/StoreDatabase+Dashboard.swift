@@ -1,0 +1,73 @@
+import SQLKit
+
+/// What the web Transaction Manager (`/manage`) reads and the few rows it changes directly:
+/// customer search, a world's transactions for its charts, "send now" on a waiting
+/// notification, and revoking a Server API key. Every value is a bound parameter.
+extension StoreDatabase {
+    /// A world's customers whose name contains `text` (all when nil), by name, at most `limit`.
+    public func customers(world: String, nameContaining text: String?, limit: Int) async throws -> [CustomerRecord] {
+        var sql = SQLQueryString("SELECT world, name, storefront, locale, created_ms FROM customers WHERE world = ")
+        sql.appendInterpolation(bind: world)
+        if let text, !text.isEmpty {
+            // instr() rather than LIKE: the text is matched as it is, `%` and `_` included.
+            sql.appendLiteral(" AND instr(lower(name), lower(")
+            sql.appendInterpolation(bind: text)
+            sql.appendLiteral(")) > 0")
+        }
+        sql.appendLiteral(" ORDER BY name LIMIT ")
+        sql.appendInterpolation(bind: max(0, limit))
+        return try await readSQL.raw(sql).all().map(Self.customer(from:))
+    }
+
+    /// A world's transactions whose payload carries `appAccountToken` (a UUID, as Apple stores it).
+    public func transactions(world: String, appAccountToken token: String, limit: Int = 200) async throws -> [TransactionRecord] {
+        try await readRows(
+            "SELECT * FROM transactions WHERE world = ? AND instr(payload, ?) > 0 ORDER BY id LIMIT ?",
+            [.text(world), .text("\"appAccountToken\":\"\(token)\""), .integer(max(0, limit))], decode: Self.transaction(raw:))
+    }
+
+    /// A world's transactions by purchase date, at most `limit` (the newest are kept).
+    public func worldTransactions(world: String, limit: Int) async throws -> [TransactionRecord] {
+        try await readRows(
+            "SELECT * FROM (SELECT * FROM transactions WHERE world = ? ORDER BY purchase_ms DESC, id DESC LIMIT ?) ORDER BY purchase_ms, id",
+            [.text(world), .integer(max(0, limit))], decode: Self.transaction(raw:))
+    }
+
+    /// A world's latest App Store events, newest first.
+    public func latestEvents(world: String, limit: Int) async throws -> [EventRecord] {
+        let oldestFirst = try await readSQL.raw("""
+            SELECT * FROM (SELECT * FROM lifecycle_events WHERE world = \(bind: world) ORDER BY seq DESC LIMIT \(bind: max(0, limit))) ORDER BY seq
+            """).all()
+        return try oldestFirst.map(Self.event(from:)).reversed()
+    }
+
+    static func event(from row: any SQLRow) throws -> EventRecord {
+        EventRecord(
+            seq: try row.decode(column: "seq", as: Int64.self), world: try row.decode(column: "world", as: String.self),
+            bundleId: try row.decode(column: "bundle_id", as: String.self), customer: try row.decode(column: "customer", as: String.self),
+            type: try row.decode(column: "type", as: String.self), subtype: try row.decode(column: "subtype", as: String?.self),
+            transactionId: try row.decode(column: "transaction_id", as: Int64?.self), originalId: try row.decode(column: "original_id", as: Int64?.self),
+            atMs: try row.decode(column: "at_ms", as: Int64.self), data: try row.decode(column: "data", as: String?.self))
+    }
+
+    /// Moves a waiting notification's next attempt to `atMs`; false when it is delivered or unknown.
+    public func rescheduleNotification(world: String, seq: Int64, atMs: Int64) async throws -> Bool {
+        guard let record = try await notification(seq: seq), record.world == world, !record.delivered, record.nextAttemptMs != nil else {
+            return false
+        }
+        try await perform { sql in
+            try await sql.raw("""
+                UPDATE notifications SET next_attempt_ms = \(bind: atMs)
+                WHERE seq = \(bind: seq) AND world = \(bind: world) AND delivered = 0 AND next_attempt_ms IS NOT NULL
+                """).run()
+        }
+        return true
+    }
+
+    /// Removes a Server API key: tokens signed with it are refused from then on.
+    public func deleteAPIKey(id: String) async throws {
+        try await perform { sql in
+            try await sql.raw("DELETE FROM api_keys WHERE key_id = \(bind: id)").run()
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// A bar chart drawn on the server as inline SVG: nothing is fetched, no script runs. One group
+/// of bars per label (a day, an hour), one bar per series, stacked or side by side. The figure
+/// carries its text alternatives: a spoken summary on the SVG (`role="img"`) and the numbers in
+/// a table under a disclosure, for those who would rather read.
+public struct BarChart: PrimitiveView {
+    public struct Series: Sendable {
+        public var name: String
+        /// A class from the page's stylesheet that fills the bars (`mg-bar-a`, …).
+        public var cssClass: String
+        public var values: [Double]
+        public init(name: String, cssClass: String, values: [Double]) {
+            self.name = name
+            self.cssClass = cssClass
+            self.values = values
+        }
+    }
+
+    public let id: String
+    public let title: String
+    public let summary: String
+    public let labels: [String]
+    public let series: [Series]
+    public let stacked: Bool
+    /// How a value reads in the table and the tooltips.
+    public let format: @Sendable (Double) -> String
+
+    public init(id: String, title: String, summary: String, labels: [String], series: [Series], stacked: Bool = false,
+                format: @escaping @Sendable (Double) -> String = { $0 == $0.rounded() ? String(Int64($0)) : String(format: "%.2f", $0) }) {
+        self.id = id
+        self.title = title
+        self.summary = summary
+        self.labels = labels
+        self.series = series
+        self.stacked = stacked
+        self.format = format
+    }
+
+    public func _render(_ context: RenderContext, _ html: HTMLWriter) {
+        let width = 720.0, height = 220.0, left = 44.0, bottom = 28.0, top = 10.0
+        let count = max(1, labels.count)
+        let value: (Int, Int) -> Double = { s, i in
+            let v = i < series[s].values.count ? series[s].values[i] : 0
+            return v.isFinite ? max(0, v) : 0
+        }
+        let peaks = (0..<labels.count).map { i in
+            stacked ? series.indices.reduce(0) { $0 + value($1, i) } : series.indices.map { value($0, i) }.max() ?? 0
+        }
+        let peak = max(1, peaks.max() ?? 1)
+        let plotHeight = height - bottom - top
+        let slot = (width - left) / Double(count)
+        let barWidth = max(1, stacked || series.isEmpty ? slot * 0.8 : slot * 0.8 / Double(series.count))
+        html.open("figure", [("class", "mg-figure"), ("aria-labelledby", "\(id)-title")])
+        html.element("h3", [("id", "\(id)-title")], text: title)
+        html.open("svg", [("class", "mg-chart"), ("viewBox", "0 0 \(Int(width)) \(Int(height))"), ("role", "img"),
+                          ("aria-label", summary), ("xmlns", "http://www.w3.org/2000/svg")])
+        html.element("title", text: summary)
+        // Axis and the peak's gridline.
+        html.open("line", [("class", "mg-axis"), ("x1", n(left)), ("y1", n(top + plotHeight)), ("x2", n(width)), ("y2", n(top + plotHeight))])
+        html.close("line")
+        html.element("text", [("x", "2"), ("y", n(top + 10))], text: format(peak))
+        html.element("text", [("x", "2"), ("y", n(top + plotHeight))], text: "0")
+        for i in 0..<labels.count {
+            var base = top + plotHeight
+            for s in series.indices {
+                let v = value(s, i)
+                guard v > 0 else { continue }
+                let h = plotHeight * v / peak
+                let x = left + slot * Double(i) + slot * 0.1 + (stacked ? 0 : barWidth * Double(s))
+                let y = stacked ? base - h : top + plotHeight - h
+                if stacked { base -= h }
+                html.open("rect", [("class", series[s].cssClass), ("x", n(x)), ("y", n(y)), ("width", n(barWidth)), ("height", n(h))])
+                html.element("title", text: "\(labels[i]): \(series[s].name) \(format(v))")
+                html.close("rect")
+            }
+        }
+        // First and last label under the axis.
+        if let first = labels.first {
+            html.element("text", [("x", n(left)), ("y", n(height - 8))], text: first)
+        }
+        if labels.count > 1, let last = labels.last {
+            html.element("text", [("x", n(width)), ("y", n(height - 8)), ("text-anchor", "end")], text: last)
+        }
+        html.close("svg")
+        html.element("ul", [("class", "mg-legend")]) {
+            for item in series {
+                html.element("li") {
+                    html.open("svg", [("class", "mg-swatch"), ("viewBox", "0 0 10 10"), ("aria-hidden", "true")])
+                    html.open("rect", [("class", item.cssClass), ("width", "10"), ("height", "10")])
+                    html.close("rect")
+                    html.close("svg")
+                    html.text(item.name)
+                }
+            }
+        }
+        html.element("details", [("class", "mg-details")]) {
+            html.element("summary", text: "\(title): the numbers")
+            html.element("div", [("class", "mg-scroll")]) {
+                html.element("table", [("class", "mg-table")]) {
+                    html.element("thead") {
+                        html.element("tr") {
+                            html.element("th", [("scope", "col")], text: "When")
+                            for item in series { html.element("th", [("scope", "col")], text: item.name) }
+                        }
+                    }
+                    html.element("tbody") {
+                        for i in 0..<labels.count where series.indices.contains(where: { value($0, i) > 0 }) {
+                            html.element("tr") {
+                                html.element("th", [("scope", "row")], text: labels[i])
+                                for s in series.indices { html.element("td", text: format(value(s, i))) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        html.close("figure")
+    }
+
+    private func n(_ value: Double) -> String {
+        String(format: "%.1f", value)
+    }
+}
