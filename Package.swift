@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "StoreServer", targets: ["StoreServer"]),
         .library(name: "StoreNotifications", targets: ["StoreNotifications"]),
         .library(name: "StoreViews", targets: ["StoreViews"]),
+        .library(name: "OpenStoreKit", targets: ["OpenStoreKit"]),
+        .executable(name: "storekit-example", targets: ["storekit-example"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
@@ -27,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", exact: "2.13.0"),
     ],
     targets: [
         // Apple's wire types and the .storekit catalog. Foundation only.
@@ -58,6 +61,19 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
+        // StoreKit 2's value types (Product, Transaction, VerificationResult, …), decoded from the
+        // store's signed payloads. No networking, so views and clients can share them.
+        .target(name: "StoreKitTypes", dependencies: ["StoreModel"], swiftSettings: strict),
+        // StoreKit 2 for any Swift platform: a client of a running store over HTTP; verifies locally.
+        .target(name: "OpenStoreKit", dependencies: [
+            "StoreKitTypes", "StoreModel", "StoreSigning",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
+        // The StoreKit 2 sample app for the command line (uses only OpenStoreKit).
+        .executableTarget(name: "storekit-example", dependencies: ["OpenStoreKit"], swiftSettings: strict),
         // StoreView, ProductView, SubscriptionStoreView as HTML. Renders data; never touches storage.
         .target(name: "StoreViews", dependencies: ["StoreModel"], swiftSettings: strict),
         // HTTP: device API, admin API, Server API. No business rules here.
@@ -66,6 +82,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], resources: [.copy("Resources")], swiftSettings: strict),
         .executableTarget(name: "openstore", dependencies: [
             "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreViews",
@@ -76,7 +93,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ], swiftSettings: strict),
         .executableTarget(name: "openstore-bench", dependencies: [
-            "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreViews",
+            "OpenStoreKit", "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreViews",
             "StoreNotifications", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -89,6 +106,12 @@ let package = Package(
         // Test helpers shared by test modules (a test clock, a small catalog).
         .target(name: "StoreTestSupport", dependencies: ["StoreEngine"], path: "Sources/StoreTestSupport", swiftSettings: strict),
         .testTarget(name: "StoreViewsTests", dependencies: ["StoreViews", "StoreModel"], swiftSettings: strict),
+        .testTarget(name: "OpenStoreKitTests", dependencies: [
+            "OpenStoreKit", "StoreServer", "StoreEngine", "StoreModel", "StoreStorage", "StoreSigning",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ], swiftSettings: strict),
         .testTarget(name: "StoreSigningTests", dependencies: ["StoreSigning"], swiftSettings: strict),
         .testTarget(name: "StoreStorageTests", dependencies: ["StoreStorage", "StoreModel"], swiftSettings: strict),
         .testTarget(name: "StoreEngineTests", dependencies: ["StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreTestSupport"], swiftSettings: strict),

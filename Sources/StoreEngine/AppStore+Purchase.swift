@@ -10,14 +10,19 @@ public struct PurchaseRequest: Sendable {
     public var customer: String
     public var quantity: Int
     public var appAccountToken: String?
+    /// `simulatesAskToBuyInSandbox`: outside Production, true makes this purchase wait for
+    /// approval and false skips Ask to Buy, whatever the world's switch says.
+    public var simulatesAskToBuy: Bool?
 
-    public init(world: String = AppStore.defaultWorld, bundleId: String, productId: String, customer: String, quantity: Int = 1, appAccountToken: String? = nil) {
+    public init(world: String = AppStore.defaultWorld, bundleId: String, productId: String, customer: String, quantity: Int = 1,
+                appAccountToken: String? = nil, simulatesAskToBuy: Bool? = nil) {
         self.world = world
         self.bundleId = bundleId
         self.productId = productId
         self.customer = customer
         self.quantity = quantity
         self.appAccountToken = appAccountToken
+        self.simulatesAskToBuy = simulatesAskToBuy
     }
 }
 

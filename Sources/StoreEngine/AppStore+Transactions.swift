@@ -67,7 +67,7 @@ extension World {
         finished.finished = true
         batch.transactions.append(finished)
         if let owned = OwnedTransaction(record: finished) { self.record(owned, for: CustomerKey(bundleId: bundleId, customer: customer)) }
-        try await commit(batch)
+        try await commit(batch, announce: false)
     }
 
     func modifyTransaction(id: Int64, _ change: @Sendable (inout TransactionPayload, inout TransactionRecord) throws -> Void) async throws -> TransactionRecord {

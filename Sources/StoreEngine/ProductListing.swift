@@ -35,6 +35,9 @@ public struct ProductListing: Codable, Sendable, Equatable {
     public var price: String
     public var displayPrice: String
     public var currency: String
+    /// The locale prices are formatted in (the storefront's), so a client formats prices as
+    /// StoreKit's `priceFormatStyle` does: currency `currency` in locale `priceLocale`.
+    public var priceLocale: String
     public var isFamilyShareable: Bool
     public var subscription: Subscription?
 
@@ -47,6 +50,7 @@ public struct ProductListing: Codable, Sendable, Equatable {
         price = "\(product.price)"
         displayPrice = storefront.formatted(product.price)
         currency = storefront.currency
+        priceLocale = storefront.locale
         isFamilyShareable = product.familyShareable
         subscription = product.subscription.map { info in
             Subscription(

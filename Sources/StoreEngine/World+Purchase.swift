@@ -35,9 +35,10 @@ extension World {
         if settings.failTransactions ?? app.catalog.settings.failTransactionsEnabled {
             throw StoreError.simulated(api: "Purchase", error: "unknown")
         }
-        if allowPending, askToBuy(app) || interruptedPurchases(app) {
+        let asksToBuy = app.environment != .production ? request.simulatesAskToBuy ?? askToBuy(app) : askToBuy(app)
+        if allowPending, asksToBuy || interruptedPurchases(app) {
             let pending = PendingPurchase(
-                id: String(env.identifiers.nextId()), kind: askToBuy(app) ? .askToBuy : .interrupted,
+                id: String(env.identifiers.nextId()), kind: asksToBuy ? .askToBuy : .interrupted,
                 request: .init(request), createdMs: nowMs())
             batch.worldRecords.append(pending.record(world: id))
             try await commit(batch)

@@ -51,7 +51,13 @@ extension World {
                 let database = env.database
                 let ready = batch
                 committing = ready
-                inFlight = Task.detached { try await database.write(ready) }
+                let feed = env.feed
+                let world = id
+                // Announced once durable; batches are written one at a time, so in order.
+                inFlight = Task.detached {
+                    try await database.write(ready)
+                    feed.publish(world: world, ready.transactions)
+                }
             }
             if let inFlight { try await inFlight.value }
             committing = nil

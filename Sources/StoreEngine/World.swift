@@ -11,6 +11,8 @@ struct WorldEnvironment: Sendable {
     var signer: JWSSigner
     /// Real time; worlds derive their own time from it.
     var realNowMs: @Sendable () -> Int64
+    /// Where committed transaction changes are announced (`Transaction.updates`).
+    var feed = TransactionFeed()
 }
 
 /// A customer's copy of one app: the unit purchase histories are kept by.
@@ -251,9 +253,13 @@ actor World {
 
     /// Makes a batch durable. Its App Store events become notifications in the same database
     /// transaction, so an event is never recorded without its notification, or the reverse.
-    func commit(_ batch: WriteBatch) async throws {
+    /// Once durable, its transactions are announced on the feed (`Transaction.updates`), unless
+    /// `announce` is false: finishing keeps a transaction's place in the change sequence and is
+    /// the device's own business, so it is no update.
+    func commit(_ batch: WriteBatch, announce: Bool = true) async throws {
         var batch = batch
         if !batch.events.isEmpty { try await prepareNotifications(&batch) }
         try await env.database.write(batch)
+        if announce { env.feed.publish(world: id, batch.transactions) }
     }
 }

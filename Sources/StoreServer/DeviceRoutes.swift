@@ -50,7 +50,7 @@ struct DeviceRoutes {
     }
 
     func listProducts(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
-        struct Front: Encodable { var countryCode: String; var id: String; var currency: String }
+        struct Front: Encodable { var countryCode: String; var id: String; var currency: String; var locale: String }
         struct Body: Encodable { var storefront: Front; var products: [ProductListing] }
         let ids = request.queryValues("id")
         try await store.checkSimulatedError("Load Products", world: try context.world())
@@ -58,7 +58,7 @@ struct DeviceRoutes {
             bundleId: try context.pathValue("bundleId"), storefront: request.queryValue("storefront"),
             locale: request.queryValue("locale"), ids: ids.isEmpty ? nil : ids)
         return try JSONResponse.ok(Body(
-            storefront: Front(countryCode: storefront.countryCode, id: storefront.id, currency: storefront.currency),
+            storefront: Front(countryCode: storefront.countryCode, id: storefront.id, currency: storefront.currency, locale: storefront.locale),
             products: products))
     }
 
@@ -100,6 +100,8 @@ struct DeviceRoutes {
         var codeOfferReferenceName: String?
         /// `winBackOffer(_:)`
         var winBackOfferID: String?
+        /// `simulatesAskToBuyInSandbox(_:)`: overrides the world's Ask to Buy switch outside Production.
+        var simulatesAskToBuyInSandbox: Bool?
     }
 
     struct PurchaseResponse: Encodable {
@@ -120,7 +122,8 @@ struct DeviceRoutes {
             codeOfferReferenceName: body.codeOfferReferenceName, winBackOfferID: body.winBackOfferID)
         let outcome = try await store.purchase(PurchaseRequest(
             world: try context.world(), bundleId: try context.pathValue("bundleId"), productId: body.productId, customer: body.customer,
-            quantity: body.quantity ?? 1, appAccountToken: body.appAccountToken), offer: offer)
+            quantity: body.quantity ?? 1, appAccountToken: body.appAccountToken,
+            simulatesAskToBuy: body.simulatesAskToBuyInSandbox), offer: offer)
         var answer = outcome
         if try await store.simulatesVerificationFailure(world: try context.world()) {
             answer.transaction?.jws = VerificationFault.apply(outcome.transaction?.jws ?? "", true)

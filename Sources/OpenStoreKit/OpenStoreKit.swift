@@ -1,0 +1,116 @@
+import Foundation
+import Logging
+
+/// Where StoreKit talks to Apple, OpenStoreKit talks to a running `openstore serve`. Configure
+/// once (in code, or with `OPENSTORE_URL`, `OPENSTORE_BUNDLE_ID`, `OPENSTORE_CUSTOMER`,
+/// `OPENSTORE_WORLD` in the environment) and use StoreKit's API: `Product.products(for:)`,
+/// `Transaction.updates`, …
+public enum OpenStoreKit {
+    /// What a client needs to know: which store, which app, which customer (the App Store account
+    /// "signed in" on this device), in which world.
+    public struct Configuration: Sendable {
+        public var store: URL
+        public var bundleID: String
+        public var customer: String
+        public var world: String
+        /// Sets the customer's storefront (ISO 3166-1 alpha-3) when connecting, creating the
+        /// customer if needed; nil leaves the account as it is.
+        public var storefront: String?
+        /// The root certificate (DER) to trust. Given, a store whose root differs is refused;
+        /// nil trusts the root the store hands out on first contact, then pins it.
+        public var rootCertificate: Data?
+        /// Creates the customer on first contact when it does not exist. Off by default, so a
+        /// mistyped customer is a clear error rather than a new, empty account.
+        public var createsCustomer: Bool
+        /// The app version `AppStore.requestReview()` asks for (StoreKit reads it from the bundle).
+        public var appVersion: String
+        /// How long one request may take before it fails with `StoreKitError.networkError`.
+        public var requestTimeout: Duration
+        /// How long `Transaction.updates` waits without a byte (events or heartbeats) before it
+        /// reconnects.
+        public var updatesIdleTimeout: Duration
+
+        public init(store: URL, bundleID: String, customer: String, world: String = "default", storefront: String? = nil,
+                    rootCertificate: Data? = nil, createsCustomer: Bool = false, appVersion: String = "1.0",
+                    requestTimeout: Duration = .seconds(30), updatesIdleTimeout: Duration = .seconds(45)) {
+            self.store = store
+            self.bundleID = bundleID
+            self.customer = customer
+            self.world = world
+            self.storefront = storefront
+            self.rootCertificate = rootCertificate
+            self.createsCustomer = createsCustomer
+            self.appVersion = appVersion
+            self.requestTimeout = requestTimeout
+            self.updatesIdleTimeout = updatesIdleTimeout
+        }
+
+        /// From `OPENSTORE_URL`, `OPENSTORE_BUNDLE_ID`, `OPENSTORE_CUSTOMER` and optionally
+        /// `OPENSTORE_WORLD`, `OPENSTORE_STOREFRONT`, `OPENSTORE_ROOT_CERTIFICATE` (a DER file) and
+        /// `OPENSTORE_CREATE_CUSTOMER=1`.
+        public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Configuration {
+            func required(_ name: String) throws -> String {
+                guard let value = environment[name], !value.isEmpty else {
+                    throw OpenStoreKitError.notConfigured("set \(name) (and OPENSTORE_URL, OPENSTORE_BUNDLE_ID, OPENSTORE_CUSTOMER), or call OpenStoreKit.configure")
+                }
+                return value
+            }
+            let text = try required("OPENSTORE_URL")
+            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw OpenStoreKitError.notConfigured("OPENSTORE_URL \"\(text)\" is not an http(s) URL")
+            }
+            var root: Data?
+            if let path = environment["OPENSTORE_ROOT_CERTIFICATE"], !path.isEmpty {
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw OpenStoreKitError.notConfigured("OPENSTORE_ROOT_CERTIFICATE: cannot read \(path)")
+                }
+                root = data
+            }
+            return Configuration(
+                store: url, bundleID: try required("OPENSTORE_BUNDLE_ID"), customer: try required("OPENSTORE_CUSTOMER"),
+                world: environment["OPENSTORE_WORLD"].flatMap { $0.isEmpty ? nil : $0 } ?? "default",
+                storefront: environment["OPENSTORE_STOREFRONT"].flatMap { $0.isEmpty ? nil : $0 }, rootCertificate: root,
+                createsCustomer: ["1", "true", "yes"].contains(environment["OPENSTORE_CREATE_CUSTOMER"]?.lowercased() ?? ""))
+        }
+    }
+
+    /// Points StoreKit's API at a store, for the whole process.
+    @discardableResult
+    public static func configure(store: URL, bundleID: String, customer: String, world: String = "default",
+                                 storefront: String? = nil) -> StoreConnection {
+        configure(Configuration(store: store, bundleID: bundleID, customer: customer, world: world, storefront: storefront))
+    }
+
+    /// Points StoreKit's API at a store, with every option.
+    @discardableResult
+    public static func configure(_ configuration: Configuration) -> StoreConnection {
+        let connection = StoreConnection(configuration)
+        global.withLock { $0 = connection }
+        return connection
+    }
+
+    /// Configures from the environment variables (see `Configuration.fromEnvironment`).
+    @discardableResult
+    public static func configureFromEnvironment() throws -> StoreConnection {
+        configure(try Configuration.fromEnvironment())
+    }
+
+    /// The connection StoreKit's API uses here: the one bound with `withConnection` in this task,
+    /// else the process-wide one, else one configured from the environment on first use.
+    public static func connection() throws -> StoreConnection {
+        if let scoped = scoped { return scoped }
+        if let configured = global.withLock({ $0 }) { return configured }
+        return try configureFromEnvironment()
+    }
+
+    /// Runs `body` with StoreKit's API talking to `connection`, in this task and the tasks it
+    /// starts: two stores (or customers) in one process, side by side, as parallel tests need.
+    public static func withConnection<T: Sendable>(_ connection: StoreConnection, _ body: () async throws -> T) async rethrows -> T {
+        try await $scoped.withValue(connection) { try await body() }
+    }
+
+    @TaskLocal static var scoped: StoreConnection?
+    /// Where the library reports what it skipped or retried (malformed events, reconnects).
+    static let logger = Logger(label: "OpenStoreKit")
+    private static let global = LockedValue<StoreConnection?>(nil)
+}

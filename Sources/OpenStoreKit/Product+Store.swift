@@ -1,0 +1,102 @@
+import Foundation
+import StoreKitTypes
+
+extension Product {
+    /// `Product.products(for:)`: the products with these IDs, as the customer's storefront
+    /// sees them. Unknown IDs are left out, as StoreKit does.
+    public static func products<C: Collection>(for identifiers: C) async throws -> [Product] where C.Element == String {
+        let connection = try OpenStoreKit.connection()
+        return try await connection.products(for: Array(identifiers))
+    }
+
+    /// `purchase(options:)`: buys the product for the configured customer.
+    public func purchase(options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult {
+        try await OpenStoreKit.connection().purchase(self, options: options)
+    }
+
+    /// The transaction that entitles the customer to this product, if any.
+    public var currentEntitlement: VerificationResult<Transaction>? {
+        get async { await Transaction.currentEntitlement(for: id) }
+    }
+
+    /// The customer's latest transaction for this product, if any.
+    public var latestTransaction: VerificationResult<Transaction>? {
+        get async { await Transaction.latest(for: id) }
+    }
+
+    /// Every transaction that entitles the customer to this product (iOS 18.4's replacement for
+    /// `currentEntitlement`).
+    public var currentEntitlements: Transaction.Transactions { Transaction.currentEntitlements(for: id) }
+}
+
+extension StoreConnection {
+    func products(for ids: [String]) async throws -> [Product] {
+        _ = try await start()
+        guard !ids.isEmpty else { return [] }
+        var query = ids.map { "id=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" }
+        if let storefront = try await customerStorefront() {
+            query.append("storefront=\(storefront)")
+        }
+        let answer = try await send(.GET, app + "/products?" + query.joined(separator: "&"))
+        let listing = try decode(ProductListingJSON.self, answer)
+        do {
+            return try listing.products.map { try Product($0, storefront: listing.storefront) }
+        } catch {
+            throw StoreKitError.systemError(error)
+        }
+    }
+
+    /// The account's storefront: products are priced for it, as on a device.
+    func customerStorefront() async throws -> String? {
+        struct Account: Decodable { var storefront: String? }
+        return try decode(Account.self, try await send(.GET, account)).storefront
+    }
+
+    func purchase(_ product: Product, options: Set<Product.PurchaseOption>) async throws -> Product.PurchaseResult {
+        let session = try await start()
+        var body: [String: Any] = ["productId": product.id, "customer": configuration.customer]
+        for option in options {
+            switch option.kind {
+            case .appAccountToken(let token): body["appAccountToken"] = token.uuidString.lowercased()
+            case .quantity(let quantity): body["quantity"] = quantity
+            case .promotionalOfferV1(let offerID, let keyID, let nonce, let signature, let timestamp):
+                body["promotionalOffer"] = [
+                    "offerID": offerID, "keyID": keyID, "nonce": nonce.uuidString.lowercased(),
+                    "signature": signature.base64EncodedString(), "timestamp": timestamp,
+                ] as [String: Any]
+            case .promotionalOfferJWS(_, let compactJWS): body["promotionalOfferJWS"] = compactJWS
+            case .winBackOffer(let id): body["winBackOfferID"] = id
+            case .simulatesAskToBuyInSandbox(let value): body["simulatesAskToBuyInSandbox"] = value
+            case .custom: break
+            }
+        }
+        let answer: Answer
+        do {
+            answer = try await send(.POST, app + "/purchases", json: body, refusals: .purchase)
+        } catch StoreKitError.userCancelled {
+            return .userCancelled
+        }
+        return try purchaseResult(answer, verifier: session.verifier)
+    }
+
+    /// A purchase or code redemption answer: `purchased` with a signed transaction, or pending.
+    func purchaseResult(_ answer: Answer, verifier: LocalVerifier) throws -> Product.PurchaseResult {
+        struct Body: Decodable { var status: String; var signedTransaction: String? }
+        let body = try decode(Body.self, answer)
+        switch body.status {
+        case "purchased":
+            guard let signed = body.signedTransaction else {
+                throw StoreKitError.systemError(OpenStoreKitError.badResponse("a purchase answered without a signed transaction"))
+            }
+            do {
+                return .success(try verifier.transaction(signed))
+            } catch {
+                throw StoreKitError.systemError(OpenStoreKitError.badResponse("the purchase's signed transaction: \(error)"))
+            }
+        case "pending", "interrupted":
+            return .pending
+        default:
+            throw StoreKitError.systemError(OpenStoreKitError.badResponse("unknown purchase status \(body.status)"))
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import StoreKitTypes
+
+/// The client side of `Transaction.updates`: one Server-Sent Events connection to the store's
+/// updates feed, resumed after a drop from the last event's ID (`Last-Event-ID`), so nothing is
+/// lost or repeated. Reconnects with exponential backoff (0.1 s doubling to 5 s); a connection
+/// silent for longer than `updatesIdleTimeout` (the store sends a heartbeat every 15 s) counts
+/// as dropped. A malformed event is logged and skipped.
+struct TransactionUpdates: Sendable {
+    let connection: Result<StoreConnection, any Error>
+    static let firstDelay: Duration = .milliseconds(100)
+    static let longestDelay: Duration = .seconds(5)
+
+    func stream() -> AsyncStream<VerificationResult<Transaction>> {
+        AsyncStream { continuation in
+            let task = Task { await run(continuation) }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func run(_ output: AsyncStream<VerificationResult<Transaction>>.Continuation) async {
+        let connection: StoreConnection
+        do {
+            connection = try self.connection.get()
+        } catch {
+            OpenStoreKit.logger.error("Transaction.updates: \(error)")
+            output.finish()
+            return
+        }
+        var position: String?
+        var delay = Self.firstDelay
+        while !Task.isCancelled {
+            do {
+                let verifier = try await connection.verifier()
+                for try await event in connection.updateEvents(after: position) {
+                    delay = Self.firstDelay
+                    if let result = Self.transaction(in: event, verifier: verifier, connection: connection) { output.yield(result) }
+                    if let id = event.id, !id.isEmpty { position = id }
+                }
+            } catch is CancellationError {
+                break
+            } catch {
+                if Task.isCancelled { break }
+                connection.logger.warning("Transaction.updates: connection lost (\(error)); reconnecting in \(delay)")
+            }
+            if Task.isCancelled { break }
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, Self.longestDelay)
+        }
+        output.finish()
+    }
+
+    /// The transaction an event carries; nil for other events, and for a malformed one (logged).
+    static func transaction(in event: ServerSentEvent, verifier: LocalVerifier, connection: StoreConnection) -> VerificationResult<Transaction>? {
+        guard event.type == "transaction" else { return nil }
+        struct Body: Decodable { var signedTransaction: String }
+        do {
+            let body = try JSONDecoder().decode(Body.self, from: Data(event.data.utf8))
+            return try verifier.transaction(body.signedTransaction)
+        } catch {
+            connection.logger.warning("Transaction.updates: skipped a malformed event (id \(event.id ?? "none")): \(error)")
+            return nil
+        }
+    }
+}
+
+extension StoreConnection {
+    /// The store's updates feed as events, after `position` (nil: from the unfinished
+    /// transactions). Ends with an error when the connection drops or stays silent too long.
+    func updateEvents(after position: String?) -> AsyncThrowingStream<ServerSentEvent, any Error> {
+        let (events, continuation) = AsyncThrowingStream.makeStream(of: ServerSentEvent.self)
+        let lastActivity = LockedValue(ContinuousClock.now)
+        let idle = configuration.updatesIdleTimeout
+        let url = customer + "/updates"
+        let reader = Task {
+            do {
+                var request = HTTPClientRequest(url: url)
+                request.headers.add(name: "Accept", value: "text/event-stream")
+                if let position { request.headers.add(name: "Last-Event-ID", value: position) }
+                let response: HTTPClientResponse
+                do {
+                    // The feed is open-ended: silence, not a deadline, decides it is gone.
+                    response = try await http.execute(request, timeout: .hours(24 * 365))
+                } catch {
+                    throw Self.networkError(error, url: url)
+                }
+                guard response.status == .ok else {
+                    let body = try await response.body.collect(upTo: 64 * 1024)
+                    throw refusal(Answer(status: Int(response.status.code), body: Data(body.readableBytesView)), refusals: .general)
+                }
+                var parser = ServerSentEventParser()
+                for try await chunk in response.body {
+                    lastActivity.withLock { $0 = .now }
+                    for event in parser.feed(chunk.readableBytesView) { continuation.yield(event) }
+                }
+                continuation.finish(throwing: UpdatesFeedEnded())
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        let watchdog = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(500))
+                if ContinuousClock.now - lastActivity.withLock({ $0 }) > idle {
+                    reader.cancel()
+                    continuation.finish(throwing: UpdatesFeedSilent(seconds: idle))
+                    return
+                }
+            }
+        }
+        continuation.onTermination = { _ in
+            reader.cancel()
+            watchdog.cancel()
+        }
+        return events
+    }
+}
+
+/// The store closed the feed (it restarts, or the world was deleted).
+struct UpdatesFeedEnded: Error, CustomStringConvertible {
+    var description: String { "the store closed the updates feed" }
+}
+
+/// Nothing arrived, not even a heartbeat, for longer than the idle timeout.
+struct UpdatesFeedSilent: Error, CustomStringConvertible {
+    var seconds: Duration
+    var description: String { "no event or heartbeat for \(seconds)" }
+}
