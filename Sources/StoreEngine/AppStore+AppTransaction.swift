@@ -37,12 +37,7 @@ extension AppStore {
     }
 
     func sign(_ record: AppTransactionRecord, app: StoreApp, nowMs now: Int64) throws -> Signed<AppTransactionPayload> {
-        let payload = AppTransactionPayload(
-            receiptType: app.environment, appAppleId: app.appAppleId, bundleId: app.bundleId,
-            applicationVersion: record.applicationVersion, receiptCreationDate: now, requestDate: now,
-            originalPurchaseDate: record.originalPurchaseMs, originalApplicationVersion: record.originalApplicationVersion,
-            deviceVerificationNonce: UUID().uuidString.lowercased(), appTransactionId: record.appTransactionId,
-            originalPlatform: PurchasePlatform(rawValue: record.originalPlatform) ?? .iOS, signedDate: now)
+        let payload = Self.appTransactionPayload(record, app: app, nowMs: now)
         return Signed(jws: signer.sign(payloadJSON: payload.jsonBytes), payload: payload)
     }
 }

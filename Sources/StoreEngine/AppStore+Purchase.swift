@@ -13,6 +13,9 @@ public struct PurchaseRequest: Sendable {
     /// `simulatesAskToBuyInSandbox`: outside Production, true makes this purchase wait for
     /// approval and false skips Ask to Buy, whatever the world's switch says.
     public var simulatesAskToBuy: Bool?
+    /// `Product.PurchaseOption.billingPlanType(_:)`: `MONTHLY` buys the product's "monthly with
+    /// a 12-month commitment" plan; nil or `BILLED_UPFRONT` the standard up-front plan.
+    public var billingPlanType: String? = nil
 
     public init(world: String = AppStore.defaultWorld, bundleId: String, productId: String, customer: String, quantity: Int = 1,
                 appAccountToken: String? = nil, simulatesAskToBuy: Bool? = nil) {

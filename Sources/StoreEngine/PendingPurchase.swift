@@ -12,12 +12,14 @@ public struct PendingPurchase: Codable, Sendable, Equatable {
         public var customer: String
         public var quantity: Int
         public var appAccountToken: String?
+        public var billingPlanType: String?
         init(_ request: PurchaseRequest) {
             bundleId = request.bundleId
             productId = request.productId
             customer = request.customer
             quantity = request.quantity
             appAccountToken = request.appAccountToken
+            billingPlanType = request.billingPlanType
         }
     }
 

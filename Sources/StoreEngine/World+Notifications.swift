@@ -29,12 +29,21 @@ extension World {
 
     private func notificationRecord(for event: EventRecord, app: StoreApp, batch: WriteBatch) async throws -> NotificationRecord {
         let uuid = UUID().uuidString.lowercased()
+        var scratch = WriteBatch()
         func row(bodyKey: String, body: String, transaction: String?, renewal: String?, originalId: Int64?) -> NotificationRecord {
             NotificationRecord(
                 seq: event.seq, uuid: uuid, world: id, bundleId: app.bundleId, customer: event.customer,
                 environment: app.environment.rawValue, type: event.type, subtype: event.subtype,
                 transactionId: event.transactionId, originalId: originalId, signedMs: event.atMs, bodyKey: bodyKey,
                 body: body, transactionJSON: transaction, renewalJSON: renewal, nextAttemptMs: event.atMs)
+        }
+        if event.type == "RESCIND_CONSENT" {
+            // `appData`; its `signedAppTransactionInfo` is signed at delivery, as nested payloads are.
+            let key = CustomerKey(bundleId: app.bundleId, customer: event.customer)
+            let appTransaction = try await appTransactionCreatingIfNeeded(key, batch: &scratch)
+            let payload = AppStore.appTransactionPayload(appTransaction, app: app, nowMs: event.atMs)
+            return row(bodyKey: "appData", body: NotificationPayload.appDataBody(app: app),
+                       transaction: String(decoding: payload.jsonBytes, as: UTF8.self), renewal: nil, originalId: nil)
         }
         if event.type == "RENEWAL_EXTENSION" && event.subtype == "SUMMARY" {
             return row(bodyKey: "summary", body: NotificationPayload.summaryBody(app: app, eventData: event.data),

@@ -20,6 +20,7 @@ extension World {
             throw StoreError.productUnavailable("\(request.productId) is not a product of \(app.bundleId)")
         }
         try PurchaseRules.checkQuantity(request.quantity, for: product)
+        let plan = try BillingPlanCommitment.plan(request.billingPlanType, for: product)
         let token = try PurchaseRules.appAccountToken(request.appAccountToken)
         var batch = WriteBatch()
         let customer = try await customerCreatingIfNeeded(request.customer, app: app, batch: &batch)
@@ -51,7 +52,7 @@ extension World {
         if product.kind == .autoRenewable {
             result = try subscribe(app: app, product: product, storefront: storefront, key: key, token: token,
                                    appTransactionId: appTransaction.appTransactionId, offer: requested, history: history,
-                                   latest: latest, now: now, batch: &batch)
+                                   latest: latest, now: now, plan: plan, batch: &batch)
         } else {
             try PurchaseRules.checkNotOwned(product, history: history, nowMs: now)
             let ids = TransactionFactory.Identifiers(transactionId: env.identifiers.nextId(), appTransactionId: appTransaction.appTransactionId)
@@ -72,11 +73,15 @@ extension World {
     func subscribe(
         app: StoreApp, product: CatalogProduct, storefront: Storefront, key: CustomerKey, token: String?,
         appTransactionId: String, offer requested: CatalogOffer?, history: [OwnedTransaction],
-        latest: TransactionRecord?, now: Int64, batch: inout WriteBatch
+        latest: TransactionRecord?, now: Int64, plan: BillingPlan? = nil, batch: inout WriteBatch
     ) throws -> WorldPurchase {
         guard let subscription = product.subscription else { throw StoreError.productUnavailable(product.id) }
         let chainKey = ChainKey(bundleId: app.bundleId, customer: key.customer, groupId: subscription.groupID)
         let regular = storefront.milliunits(product.price)
+        if let plan {
+            return try subscribeWithCommitment(app: app, product: product, plan: plan, storefront: storefront, key: key, token: token,
+                                               appTransactionId: appTransactionId, chain: chain(chainKey), now: now, batch: &batch)
+        }
 
         guard var chain = chain(chainKey) else {
             // A first subscription in the group: the intro offer applies if the customer never had one.

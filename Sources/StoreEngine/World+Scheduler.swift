@@ -86,6 +86,10 @@ extension World {
 
     /// The end of a period: renew, or expire for Apple's reasons, or fail into billing retry.
     func attemptRenewal(_ chain: SubscriptionChain, app: StoreApp, at dueMs: Int64, in batch: inout WriteBatch) throws {
+        if let commitment = chain.commitment, BillingPlanCommitment.endsWithoutRenewal(commitment) {
+            expire(chain, intent: .customerCancelled, subtype: "VOLUNTARY", at: dueMs, in: &batch)
+            return
+        }
         if !chain.autoRenewEnabled {
             let intent = chain.expirationIntent ?? .customerCancelled
             expire(chain, intent: intent, subtype: intent == .didNotConsentToPriceIncrease ? "PRICE_INCREASE" : "VOLUNTARY", at: dueMs, in: &batch)
@@ -127,7 +131,17 @@ extension World {
         }
         var offer: SubscriptionChain.ActiveOffer?
         var expires: Int64
-        if var running = chain.offer, running.remainingPeriods > 0, let period = SubscriptionPeriod(iso8601: running.periodISO) {
+        if let current = chain.commitment {
+            // The next monthly period of the commitment, or period 1 of a renewed one. A billing
+            // recovery shifts the commitment's end by the time spent in billing retry (Apple).
+            let shift = recovery && current.periodNumber < current.totalPeriods ? max(periodStartMs - chain.expiresMs, 0) : 0
+            guard var next = BillingPlanCommitment.next(after: current, periodStartMs: periodStartMs, rate: rate) else { return }
+            next.expiresMs += shift
+            chain.commitment = next
+            chain.offer = nil
+            chain.renewalPriceMilliunits = next.monthlyPriceMilliunits
+            expires = BillingPlanCommitment.periodEnd(next, startMs: periodStartMs, rate: rate)
+        } else if var running = chain.offer, running.remainingPeriods > 0, let period = SubscriptionPeriod(iso8601: running.periodISO) {
             running.remainingPeriods -= 1
             offer = running
             chain.offer = running
@@ -165,7 +179,7 @@ extension World {
             ?? app.catalog.product(chain.productId)?.subscription?.period ?? SubscriptionPeriod(unit: .month, value: 1)
         chain.expirationIntent = .billingError
         chain.billingRetryEndsMs = dueMs + RenewalSchedule.billingRetryMs(for: period, rate: rate)
-        if gracePeriodEnabled(app) {
+        if gracePeriodEnabled(app), chain.commitment == nil {  // no grace period for commitment plans (Apple)
             chain.state = .gracePeriod
             chain.gracePeriodExpiresMs = dueMs + RenewalSchedule.gracePeriodMs(for: period, rate: rate)
         } else {

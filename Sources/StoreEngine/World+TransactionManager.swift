@@ -32,6 +32,7 @@ extension World {
     /// `enableAutoRenewForTransaction` / `disableAutoRenewForTransaction`.
     func setAutoRenew(transactionId: Int64, enabled: Bool) async throws -> SubscriptionChain {
         var chain = try await chain(containing: transactionId)
+        if chain.commitment != nil { return try await setCommitmentAutoRenew(chain, enabled: enabled) }
         guard chain.autoRenewEnabled != enabled else { return chain }
         guard chain.state != .expired && chain.state != .revoked else {
             throw StoreError.invalidAction("the subscription has ended; buy it again to resubscribe")
@@ -132,9 +133,10 @@ extension World {
 
     /// Turns a pending purchase into a real one, dated now; the app gets it as unfinished.
     func complete(_ pending: PendingPurchase) async throws -> WorldPurchase {
-        let request = PurchaseRequest(
+        var request = PurchaseRequest(
             world: id, bundleId: pending.request.bundleId, productId: pending.request.productId,
             customer: pending.request.customer, quantity: pending.request.quantity, appAccountToken: pending.request.appAccountToken)
+        request.billingPlanType = pending.request.billingPlanType
         let result = try await purchase(request, allowPending: false)
         try await env.database.deleteWorldRecord(world: id, kind: PendingPurchase.recordKind, key: pending.id)
         return result

@@ -102,6 +102,8 @@ struct DeviceRoutes {
         var winBackOfferID: String?
         /// `simulatesAskToBuyInSandbox(_:)`: overrides the world's Ask to Buy switch outside Production.
         var simulatesAskToBuyInSandbox: Bool?
+        /// `billingPlanType(_:)`: `MONTHLY` (monthly with a 12-month commitment) or `BILLED_UPFRONT`.
+        var billingPlanType: String?
     }
 
     struct PurchaseResponse: Encodable {
@@ -120,10 +122,12 @@ struct DeviceRoutes {
             promotionalOffer: body.promotionalOffer, promotionalOfferJWS: body.promotionalOfferJWS,
             promotionalOfferID: body.promotionalOfferID, testing: body.testing,
             codeOfferReferenceName: body.codeOfferReferenceName, winBackOfferID: body.winBackOfferID)
-        let outcome = try await store.purchase(PurchaseRequest(
+        var purchase = PurchaseRequest(
             world: try context.world(), bundleId: try context.pathValue("bundleId"), productId: body.productId, customer: body.customer,
             quantity: body.quantity ?? 1, appAccountToken: body.appAccountToken,
-            simulatesAskToBuy: body.simulatesAskToBuyInSandbox), offer: offer)
+            simulatesAskToBuy: body.simulatesAskToBuyInSandbox)
+        purchase.billingPlanType = body.billingPlanType
+        let outcome = try await store.purchase(purchase, offer: offer)
         var answer = outcome
         if try await store.simulatesVerificationFailure(world: try context.world()) {
             answer.transaction?.jws = VerificationFault.apply(outcome.transaction?.jws ?? "", true)

@@ -15,6 +15,8 @@ struct PurchaseCommand: AsyncParsableCommand {
     @Option(help: "The running store.") var server = "http://127.0.0.1:8080"
     @Option(help: "How many (consumables only, 1–10).") var quantity = 1
     @Option(help: "A UUID linking the purchase to your own account system.") var appAccountToken: String?
+    @Option(help: "billingPlanType: MONTHLY buys a one-year plan monthly with a 12-month commitment; BILLED_UPFRONT (default) up front.")
+    var billingPlan: String?
     @Flag(help: "Also print the decoded payloads as JSON, and a subscription's signedRenewalInfo.") var json = false
 
     func run() async throws {
@@ -24,6 +26,7 @@ struct PurchaseCommand: AsyncParsableCommand {
         if let bundleId { bundle = bundleId } else { bundle = try await client.findApp(selling: productId) }
         var body: [String: Any] = ["productId": productId, "customer": customer, "quantity": quantity]
         if let appAccountToken { body["appAccountToken"] = appAccountToken }
+        if let billingPlan { body["billingPlanType"] = billingPlan }
         let answer = try await client.send(.POST, "/storekit/v1/apps/\(bundle.pathEscaped)/purchases", json: body)
         guard let signed = answer["signedTransaction"] as? String else {
             throw ValidationError("unexpected answer from the store")

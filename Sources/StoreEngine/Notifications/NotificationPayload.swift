@@ -20,6 +20,17 @@ public enum NotificationPayload {
         return String(decoding: json.bytes, as: UTF8.self)
     }
 
+    /// `appData` (RESCIND_CONSENT) without its `signedAppTransactionInfo`.
+    static func appDataBody(app: StoreApp) -> String {
+        var json = JSONWriter(capacity: 128)
+        json.beginObject()
+        json.field("appAppleId", app.appAppleId)
+        json.field("bundleId", app.bundleId)
+        json.field("environment", app.environment.rawValue)
+        json.endObject()
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
+
     /// The `summary` of a mass renewal-date extension, from the event's recorded counts.
     static func summaryBody(app: StoreApp, eventData: String?) -> String {
         let fields = eventData.flatMap { try? WireObject(json: Array($0.utf8)) }
@@ -51,7 +62,9 @@ public enum NotificationPayload {
                 body.append(UInt8(ascii: "\""))
             }
             if let transaction = record.transactionJSON {
-                append("signedTransactionInfo", signer.sign(payloadJSON: Array(transaction.utf8)))
+                // `appData` nests the app transaction; `data` a transaction.
+                let key = record.bodyKey == "appData" ? "signedAppTransactionInfo" : "signedTransactionInfo"
+                append(key, signer.sign(payloadJSON: Array(transaction.utf8)))
             }
             if let renewal = record.renewalJSON {
                 append("signedRenewalInfo", signer.sign(payloadJSON: Array(renewal.utf8)))

@@ -30,6 +30,12 @@ public enum RenewalInfoView {
             info.offerPeriod = offer.offerPeriodISO
             info.renewalPrice = offer.priceMilliunits
         }
+        // In a 12-month commitment the next renewal is another monthly period of it.
+        if let commitment = BillingPlanCommitment.renewalInfo(chain), let running = chain.commitment {
+            info.renewalBillingPlanType = .monthly
+            info.commitmentInfo = commitment
+            info.renewalPrice = running.monthlyPriceMilliunits
+        }
         // Apple lists win-back offers only for lapsed subscribers, never in grace or billing retry.
         if chain.state == .expired, !winBackOfferIds.isEmpty { info.eligibleWinBackOfferIds = winBackOfferIds }
         return info

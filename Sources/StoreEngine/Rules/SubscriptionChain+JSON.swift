@@ -51,6 +51,16 @@ extension SubscriptionChain {
         json.field("nextEvent", nextEvent?.rawValue)
         json.field("nextEventMs", nextEventMs)
         json.field("version", version)
+        if let commitment {
+            json.beginObject("commitment")
+            json.field("periodNumber", commitment.periodNumber)
+            json.field("totalPeriods", commitment.totalPeriods)
+            json.field("expiresMs", commitment.expiresMs)
+            json.field("priceMilliunits", commitment.priceMilliunits)
+            json.field("monthlyPriceMilliunits", commitment.monthlyPriceMilliunits)
+            json.field("autoRenew", commitment.autoRenew)
+            json.endObject()
+        }
         json.endObject()
         return json.bytes
     }
@@ -86,5 +96,11 @@ extension SubscriptionChain {
             extensionDatesMs: (o.strings("extensionDates") ?? []).compactMap(Int64.init),
             nextEvent: o.optional("nextEvent", as: NextEvent.self), nextEventMs: o.int64("nextEventMs"),
             version: o.int64("version") ?? 0)
+        commitment = o.object("commitment").flatMap { c in
+            guard let number = c.int("periodNumber"), let expires = c.int64("expiresMs") else { return nil }
+            return Commitment(periodNumber: number, totalPeriods: c.int("totalPeriods") ?? BillingPlanCommitment.totalPeriods,
+                              expiresMs: expires, priceMilliunits: c.int64("priceMilliunits") ?? 0,
+                              monthlyPriceMilliunits: c.int64("monthlyPriceMilliunits") ?? 0, autoRenew: c.bool("autoRenew") ?? true)
+        }
     }
 }

@@ -27,6 +27,19 @@ public struct SubscriptionChain: Codable, Sendable, Equatable {
         public var remainingPeriods: Int
     }
 
+    /// A monthly plan with a 12-month commitment (see `BillingPlanCommitment`).
+    public struct Commitment: Codable, Sendable, Equatable {
+        /// The billing period now running, 1 … `totalPeriods`.
+        public var periodNumber: Int
+        public var totalPeriods: Int
+        public var expiresMs: Int64
+        /// The whole commitment's price and one month's, in milliunits.
+        public var priceMilliunits: Int64
+        public var monthlyPriceMilliunits: Int64
+        /// Whether the commitment renews when it ends (the customer's auto-renew choice).
+        public var autoRenew: Bool
+    }
+
     /// What the scheduler must do next for this chain, and when.
     public enum NextEvent: String, Codable, Sendable {
         case renewal, retryAttempt, gracePeriodEnd, billingRetryEnd
@@ -68,6 +81,8 @@ public struct SubscriptionChain: Codable, Sendable, Equatable {
     public var nextEventMs: Int64?
     /// The change number of the last write, so stale writes never overwrite newer state.
     public var version: Int64
+    /// Present while the subscription is billed monthly under a 12-month commitment.
+    public var commitment: Commitment? = nil
 
     /// Whether the customer has access right now (grace periods keep access; billing retry doesn't).
     public var isEntitled: Bool { state == .active || state == .gracePeriod }
@@ -107,6 +122,7 @@ extension SubscriptionChain {
         periodStartMs = startMs
         self.expiresMs = expiresMs
         renewalPriceMilliunits = regularPriceMilliunits
+        commitment = nil
         latestTransactionId = transactionId
         schedule(.renewal, at: expiresMs)
     }

@@ -75,6 +75,7 @@ public enum TransactionFactory {
             payload.offerDiscountType = offer.discountType
             payload.offerPeriod = offer.totalDuration.iso8601
         }
+        if BillingPlanCommitment.offersPlans(product) { payload.billingPlanType = .billedUpfront }
         return payload
     }
 
@@ -124,6 +125,12 @@ extension TransactionFactory {
             payload.offerIdentifier = offer.identifier
             payload.offerDiscountType = offer.discountType
             payload.offerPeriod = offer.offerPeriodISO
+        }
+        if let commitment = chain.commitment {
+            payload.billingPlanType = .monthly
+            payload.commitmentInfo = BillingPlanCommitment.transactionInfo(commitment)
+        } else if BillingPlanCommitment.offersPlans(product) {
+            payload.billingPlanType = .billedUpfront
         }
         return payload
     }

@@ -21,6 +21,10 @@ public struct RenewalInfoPayload: Codable, Sendable, Equatable {
     public var eligibleWinBackOfferIds: [String]?
     public var appAccountToken: String?
     public var appTransactionId: String?
+    /// The billing plan of the next renewal, and the commitment's own renewal: only while the
+    /// subscription is in a 12-month commitment (API 1.21).
+    public var renewalBillingPlanType: BillingPlanType?
+    public var commitmentInfo: RenewalCommitmentInfo?
 
     public init(
         originalTransactionId: String, autoRenewProductId: String, productId: String,

@@ -32,6 +32,10 @@ public struct TransactionPayload: Codable, Sendable, Equatable {
     public var offerPeriod: String?
     public var revocationType: RevocationType?
     public var revocationPercentage: Int?
+    /// Only on subscriptions whose product offers billing plans (API 1.21).
+    public var billingPlanType: BillingPlanType?
+    /// Only for `MONTHLY` (a monthly period of a 12-month commitment).
+    public var commitmentInfo: TransactionCommitmentInfo?
 
     public init(
         originalTransactionId: String, transactionId: String, webOrderLineItemId: String? = nil,

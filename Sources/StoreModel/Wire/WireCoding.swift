@@ -33,6 +33,8 @@ extension TransactionPayload {
         json.field("offerPeriod", offerPeriod)
         json.field("revocationType", revocationType?.rawValue)
         json.field("revocationPercentage", revocationPercentage)
+        json.field("billingPlanType", billingPlanType?.rawValue)
+        commitmentInfo?.write(to: &json)
         json.endObject()
     }
 
@@ -63,6 +65,8 @@ extension TransactionPayload {
             appTransactionId: try o.require("appTransactionId"), offerPeriod: o.string("offerPeriod"),
             revocationType: o.optional("revocationType", as: RevocationType.self),
             revocationPercentage: o.int("revocationPercentage"))
+        billingPlanType = o.optional("billingPlanType", as: BillingPlanType.self)
+        commitmentInfo = TransactionCommitmentInfo(o.object("commitmentInfo"))
     }
 }
 
@@ -90,6 +94,8 @@ extension RenewalInfoPayload {
         json.field("eligibleWinBackOfferIds", eligibleWinBackOfferIds)
         json.field("appAccountToken", appAccountToken)
         json.field("appTransactionId", appTransactionId)
+        json.field("renewalBillingPlanType", renewalBillingPlanType?.rawValue)
+        commitmentInfo?.write(to: &json)
         json.endObject()
     }
 

@@ -46,6 +46,7 @@ struct AdminRoutes {
         admin.delete("worlds/:world/simulated-errors/:api") { _, context in try await setSimulatedError(context, error: nil) }
 
         AdminTransactionRoutes(store: store).register(on: admin)
+        AdminConsentRoutes(store: store).register(on: admin)
     }
 
     func createWorld(_ request: Request) async throws -> Response {
