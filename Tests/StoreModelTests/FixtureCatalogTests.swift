@@ -167,7 +167,7 @@ struct FixtureCatalogTests {
     }
 
     @Test func minimalDocuments() throws {
-        #expect(try Catalog.decode(Data("{}".utf8)) == Catalog())
+        #expect(try Catalog.decode(Data(#"{"products" : [ ]}"#.utf8)) == Catalog())
         let noVersion = try Catalog.decode(Data(#"{"products":[{"productID":"a","type":"Consumable","displayPrice":"1"}]}"#.utf8))
         #expect(noVersion.formatVersion == nil)
         #expect(noVersion.product("a")?.referenceName == "")

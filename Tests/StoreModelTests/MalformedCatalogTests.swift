@@ -63,7 +63,7 @@ struct MalformedCatalogTests {
     @Test func unparsablePrices() {
         for (text, message) in [
             ("4.9.9", #""4.9.9" is not a decimal price"#),
-            ("", #""" is not a decimal price"#),
+            (" ", #"" " is not a decimal price"#),
             ("$4.99", #""$4.99" is not a decimal price"#),
             ("4,99", #""4,99" is not a decimal price"#),
             ("1e3", #""1e3" is not a decimal price"#),
@@ -96,6 +96,8 @@ struct MalformedCatalogTests {
         #expect(TestSupport.faults(misplaced).map(\.path) == ["subscriptionGroups[0].subscriptions[0].type"])
     }
 
+    /// A repeated product ID is a fault; a repeated group ID is only a warning (LeniencyTests), and
+    /// both are reported together.
     @Test func duplicates() {
         let json = """
         {"products": [{"productID": "same", "type": "Consumable", "displayPrice": "1"}],
@@ -104,11 +106,17 @@ struct MalformedCatalogTests {
            {"id": "G", "subscriptions": [{"productID": "same", "type": "RecurringSubscription", "displayPrice": "1", "groupNumber": 1, "recurringSubscriptionPeriod": "P1M"}]},
            {"id": "G", "subscriptions": []}]}
         """
-        #expect(TestSupport.faults(json) == [
-            CatalogFault(path: "nonRenewingSubscriptions[0].productID", message: #"duplicate product ID "same", first used at products[0].productID"#),
-            CatalogFault(path: "subscriptionGroups[0].subscriptions[0].productID", message: #"duplicate product ID "same", first used at products[0].productID"#),
-            CatalogFault(path: "subscriptionGroups[1].id", message: #"duplicate subscription group ID "G", first used at subscriptionGroups[0].id"#),
-        ])
+        #expect(throws: CatalogError(
+            faults: [
+                CatalogFault(path: "nonRenewingSubscriptions[0].productID", message: #"duplicate product ID "same", first used at products[0].productID"#),
+                CatalogFault(path: "subscriptionGroups[0].subscriptions[0].productID", message: #"duplicate product ID "same", first used at products[0].productID"#),
+            ],
+            warnings: [
+                CatalogWarning(path: "subscriptionGroups[1].id", message: #"subscription group ID "G" is repeated (first at subscriptionGroups[0].id); this group is kept apart as "G-2""#),
+            ]
+        )) {
+            try Catalog.decode(Data(json.utf8))
+        }
     }
 
     @Test func outOfRangeCounts() {
@@ -125,6 +133,10 @@ struct MalformedCatalogTests {
 
     @Test func topLevelAndInvalidJSON() {
         #expect(TestSupport.faults("[]") == [CatalogFault(path: "", message: "expected a JSON object at the top level, found array")])
+        // An object with none of Xcode's keys is another format, not an empty catalog.
+        let foreign = CatalogFault(path: "", message: "not an Xcode StoreKit configuration: none of its top-level keys is one Xcode writes (appPolicies, identifier, nonRenewingSubscriptions, products, settings, subscriptionGroups, subscriptionOffersKeyPair, version)")
+        #expect(TestSupport.faults("{}") == [foreign])
+        #expect(TestSupport.faults(#"{"data": [], "links": {}}"#) == [foreign])
         #expect(TestSupport.faults("\"text\"") == [CatalogFault(path: "", message: "expected a JSON object at the top level, found string")])
         let syntax = TestSupport.faults("{\n  \"products\" : [,]\n}")
         #expect(syntax.count == 1)
@@ -203,14 +215,50 @@ struct MalformedCatalogTests {
             #expect(faults.count == 1 && faults.first?.path == "", "cut at \(cut)")
             cut += 97
         }
-        // Random byte flips: either a catalog or faults, nothing else.
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<200 {
-            var bytes = [UInt8](data)
-            let index = Int.random(in: 0..<bytes.count, using: &generator)
-            bytes[index] = UInt8.random(in: 0...255, using: &generator)
-            _ = try? Catalog.decode(Data(bytes))
+    }
+
+    /// Seeded fuzz (set OPENSTORE_FUZZ_SEED to replay a run; every failure prints its seed): one
+    /// value of the `everything` fixture gets a wrong JSON type, and the reader must report exactly
+    /// one fault, at that value's path, saying what it expected and what it found.
+    @Test func wrongTypeAnywhereIsReportedAtItsPath() throws {
+        let seed = FuzzSeed.current()
+        var random = SeededGenerator(seed: seed)
+        let document = try JSONReader.parse(TestSupport.fixtureData("everything"))
+        let leaves = FuzzLeaf.all(in: document)
+        #expect(leaves.count > 100, "seed \(seed)")
+        for _ in 0..<300 {
+            let leaf = leaves[Int(random.next() % UInt64(leaves.count))]
+            let replacement = leaf.wrongValue(using: &random)
+            var text = ""
+            CatalogWriter.write(document.replacing(at: leaf.steps, with: replacement), indent: 0, into: &text)
+            let expected = CatalogFault(path: leaf.path, message: "expected \(leaf.expected), found \(replacement.typeName)")
+            #expect(TestSupport.faults(text) == [expected], "seed \(seed): \(leaf.path) set to \(replacement.typeName)")
         }
+    }
+
+    /// Seeded fuzz: a random byte of a real catalog changed. The file loads, or it is refused with
+    /// faults that each name the whole document (""), a place the original file has (a key that a
+    /// changed byte made disappear is reported where it was), or a new element of one of its arrays
+    /// (a blank turned into a digit inside `[ ]`).
+    @Test func byteFlipsAreRefusedAtRealPaths() throws {
+        let seed = FuzzSeed.current()
+        var random = SeededGenerator(seed: seed)
+        let data = TestSupport.fixtureData("everything")
+        let paths = FuzzLeaf.paths(in: try JSONReader.parse(data))
+        var refused = 0
+        for _ in 0..<300 {
+            var bytes = [UInt8](data)
+            let index = Int(random.next() % UInt64(bytes.count))
+            bytes[index] = UInt8(truncatingIfNeeded: random.next())
+            let faults = TestSupport.faults(String(decoding: bytes, as: UTF8.self))
+            if !faults.isEmpty { refused += 1 }
+            for fault in faults {
+                let array = fault.path.replacingOccurrences(of: #"\[[0-9]+\]$"#, with: "", options: .regularExpression)
+                let named = fault.path.isEmpty || paths.contains(fault.path) || (array != fault.path && paths.contains(array))
+                #expect(named, "seed \(seed): byte \(index) → \(fault)")
+            }
+        }
+        #expect(refused > 0, "seed \(seed)")
     }
 
     @Test func jsonStringsAndNumbers() throws {
@@ -223,7 +271,7 @@ struct MalformedCatalogTests {
         #expect(TestSupport.faults(#"{"version": {"major": 01}}"#).first?.path == "")
         #expect(TestSupport.faults(#"{"version": {"major": 1.5}}"#) == [CatalogFault(path: "version.major", message: "expected an integer, found number 1.5")])
         // BOM is accepted.
-        #expect(throws: Never.self) { try Catalog.decode(Data([0xEF, 0xBB, 0xBF] + Array("{}".utf8))) }
+        #expect(throws: Never.self) { try Catalog.decode(Data([0xEF, 0xBB, 0xBF] + Array(#"{"products":[]}"#.utf8))) }
     }
 
     @Test func localizationOtherRegion() {
