@@ -103,7 +103,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         .testTarget(name: "StoreModelTests", dependencies: ["StoreModel"], resources: [.copy("Fixtures")], swiftSettings: strict),
-        // Test helpers shared by test modules (a test clock, a small catalog).
+        // Test helpers shared by test modules (a test clock, a small catalog, temporary folders that don't outlive their test).
         .target(name: "StoreTestSupport", dependencies: ["StoreEngine"], path: "Sources/StoreTestSupport", swiftSettings: strict),
         .testTarget(name: "StoreViewsTests", dependencies: ["StoreViews", "StoreModel"], swiftSettings: strict),
         .testTarget(name: "OpenStoreKitTests", dependencies: [
@@ -113,7 +113,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ], swiftSettings: strict),
         .testTarget(name: "StoreSigningTests", dependencies: ["StoreSigning"], swiftSettings: strict),
-        .testTarget(name: "StoreStorageTests", dependencies: ["StoreStorage", "StoreModel"], swiftSettings: strict),
+        .testTarget(name: "StoreStorageTests", dependencies: ["StoreStorage", "StoreModel", "StoreTestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreEngineTests", dependencies: ["StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreTestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreNotificationsTests", dependencies: [
             "StoreNotifications", "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreTestSupport",
@@ -121,7 +121,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
         ], swiftSettings: strict),
         .testTarget(name: "StoreServerTests", dependencies: [
-            "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreViews",
+            "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreViews", "StoreTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ], swiftSettings: strict),

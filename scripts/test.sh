@@ -12,6 +12,11 @@
 #   SKIP_BROWSER=1      skip the browser suite (headless Chromium against the web store pages)
 #   PYTEST_ARGS="..."   extra arguments for pytest (e.g. "-k purchase -x")
 #   OPENSTORE_BIN       binary under test (default: .build/debug/openstore)
+#   CI=true             the shared reference folder (../shared/reference/storekit-samples) must be
+#                       there: without it SampleCatalogTests would be skipped, so the run fails instead
+#
+# The tests run with TMPDIR set to a fresh folder of this run; at the end the run fails if any
+# `openstore-*` folder is left in it (every test removes its store folders, also on failure).
 set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,6 +34,7 @@ banner() {
 
 on_exit() {
   local rc=$?
+  if [[ -n "${RUN_TMP:-}" && -d "$RUN_TMP" ]]; then rm -rf "$RUN_TMP"; fi
   if [[ $rc -ne 0 ]]; then
     printf '\n==== FAILED in stage: %s (exit %s, after %ss) ====\n' "$STAGE" "$rc" "$((SECONDS - START_TIME))" >&2
   else
@@ -78,9 +84,23 @@ make_venv() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# Apple's sample catalogs live next to the repository; a clone without them skips the tests that
+# read them, which CI must not do silently.
+SAMPLES="$REPO_ROOT/../shared/reference/storekit-samples"
+if [[ "${CI:-}" == "true" && ! -f "$SAMPLES/INDEX.md" ]]; then
+  echo "CI=true but $SAMPLES/INDEX.md is missing: SampleCatalogTests and the preview of Apple's sample would not run" >&2
+  exit 1
+fi
+
+# ---------------------------------------------------------------------------------------------
 banner "swift build"
 swift --version
 swift build --build-tests
+
+# Every test stage writes its temporary folders under a folder of this run, checked at the end.
+RUN_TMP="$(mktemp -d "${TMPDIR:-/tmp}/openstore-test-run.XXXXXX")"
+export TMPDIR="$RUN_TMP"
+echo "TMPDIR=$TMPDIR"
 
 # ---------------------------------------------------------------------------------------------
 if [[ "${SKIP_SWIFT_TEST:-0}" != "1" ]]; then
@@ -135,3 +155,13 @@ if [[ "${SKIP_BROWSER:-0}" != "1" ]]; then
 else
   banner "browser (skipped: SKIP_BROWSER=1)"
 fi
+
+# ---------------------------------------------------------------------------------------------
+banner "temporary folders"
+left="$(find "$RUN_TMP" -mindepth 1 -maxdepth 1 -name 'openstore-*' -print | sort)"
+if [[ -n "$left" ]]; then
+  echo "the tests left $(printf '%s\n' "$left" | wc -l) openstore-* folder(s) in the temporary directory:" >&2
+  printf '%s\n' "$left" | head -20 >&2
+  exit 1
+fi
+echo "no openstore-* folder left in $RUN_TMP"

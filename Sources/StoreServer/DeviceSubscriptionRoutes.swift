@@ -16,6 +16,7 @@ struct DeviceSubscriptionRoutes {
         api.get("apps/:bundleId/customers/:customer/subscriptions") { _, context in try await statuses(context) }
         api.post("apps/:bundleId/customers/:customer/sync") { _, context in try await sync(context) }
         api.post("apps/:bundleId/customers/:customer/manage-subscriptions") { _, context in
+            _ = try store.app(try context.pathValue("bundleId"))
             try await store.checkSimulatedError("Manage Subscriptions Sheet", world: try context.world())
             return try JSONResponse.ok(["shown": true])
         }

@@ -2,7 +2,7 @@
 struct Options {
     var quick = false
     /// Measurements to run: `sign`, `bare`, `healthz`, `purchase` (`http` = the last three), `lifecycle`,
-    /// `history`, `notifications`, `views`. Empty: all.
+    /// `history`, `notifications`, `views`, `startup`. Empty: all.
     var only: Set<String> = []
     var connections = 32
     var customers = 1000
@@ -20,7 +20,7 @@ struct Options {
     var renders = 2_000
 
     static let usage = """
-        usage: openstore-bench [--quick] [--only sign,bare,healthz,purchase,lifecycle,history,notifications,views|http] [--connections N]
+        usage: openstore-bench [--quick] [--only sign,bare,healthz,purchase,lifecycle,history,notifications,views,startup|http] [--connections N]
                                [--duration SECONDS] [--warm-up SECONDS] [--rounds N] [--customers N] [--subscribers N] [--renders N]
                                [--allow-debug]
           --quick        short smoke run (about 10 s); figures are rougher
@@ -65,7 +65,7 @@ struct Options {
                 for name in try value(argument).split(separator: ",").map(String.init) {
                     switch name {
                     case "http": options.only.formUnion(["bare", "healthz", "purchase"])
-                    case "sign", "bare", "healthz", "purchase", "lifecycle", "history", "notifications", "views": options.only.insert(name)
+                    case "sign", "bare", "healthz", "purchase", "lifecycle", "history", "notifications", "views", "startup": options.only.insert(name)
                     default: throw BenchError("unknown measurement \(name)\n\(usage)")
                     }
                 }

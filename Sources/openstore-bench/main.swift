@@ -70,7 +70,7 @@ if options.wantsHTTP {
         """)
     let http = HTTPBenchmark(
         connections: options.connections, warmUp: options.warmUp, duration: options.duration,
-        rounds: options.rounds, customers: options.customers, only: options.only.subtracting(["sign", "lifecycle", "history", "notifications", "views"]))
+        rounds: options.rounds, customers: options.customers, only: options.only.subtracting(["sign", "lifecycle", "history", "notifications", "views", "startup"]))
     do {
         let figures = try await http.run(log: { say("  " + $0) })
         if let bare = figures.bare {
@@ -229,6 +229,25 @@ if options.wants("views") {
         }
     } catch {
         say("views benchmark failed: \(error)")
+        failed = true
+    }
+}
+
+if options.wants("startup") {
+    let rounds = options.quick ? 2 : 5
+    say("\nstartup: openstore serve from spawn to its 'listening on' line, fresh data and restart; \(rounds) rounds, median kept")
+    do {
+        let s = try StartupBenchmark(binary: StartupBenchmark.defaultBinary(), rounds: rounds).run(log: { say("  " + $0) })
+        let bare = StartupBenchmark.median(s.bare)
+        for (name, values) in [("fresh data", s.fresh), ("restart", s.restart)] {
+            let value = StartupBenchmark.median(values)
+            report.add(.init(
+                figure: "serve start-up, \(name)", measured: String(format: "%.3f s", value),
+                limit: String(format: "openstore --help %.3f s", bare), ratio: Report.ratio(value / bare),
+                target: "≤ 1.000 s", met: value <= 1 ? "yes" : "NO"))
+        }
+    } catch {
+        say("startup benchmark failed: \(error)")
         failed = true
     }
 }

@@ -4,7 +4,7 @@ import StoreTestSupport
 import StoreModel
 import Testing
 
-@Suite struct FamilySharingTests {
+@Suite(.removesTemporaryFolders) struct FamilySharingTests {
     func entitlements(_ store: AppStore, _ customer: String) async throws -> [TransactionPayload] {
         try await store.transactions(bundleId: offerBundle, customer: customer, scope: .entitlements).map(\.payload)
     }

@@ -5,7 +5,7 @@ import StoreModel
 import StoreSigning
 import Testing
 
-@Suite struct HistoryTests {
+@Suite(.removesTemporaryFolders) struct HistoryTests {
     @Test func scopesFollowStoreKitsTransactionSequences() async throws {
         let store = try await makeStore()
         let seeds = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "al")).transaction!.payload

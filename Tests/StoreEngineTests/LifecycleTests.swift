@@ -17,7 +17,7 @@ private func plusMonths(_ ms: Int64, _ months: Int) -> Int64 {
 
 private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 * years) }
 
-@Suite struct LifecycleTests {
+@Suite(.removesTemporaryFolders) struct LifecycleTests {
     func events(_ store: AppStore, world: String = AppStore.defaultWorld) async throws -> [String] {
         try await store.events(world: world).map { [$0.type, $0.subtype].compactMap { $0 }.joined(separator: "/") }
     }
@@ -279,7 +279,7 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
     }
 }
 
-@Suite struct ClockTests {
+@Suite(.removesTemporaryFolders) struct ClockTests {
     @Test func clockNeverRunsBackwardsAndRatesParse() {
         var clock = WorldClock.starting(at: 1_000, rate: .realTime)
         #expect(clock.worldMs(atReal: 2_000) == 2_000)

@@ -60,7 +60,7 @@ func expectOfferError(_ code: String, _ body: () async throws -> Void) async {
     }
 }
 
-@Suite struct PromotionalOfferTests {
+@Suite(.removesTemporaryFolders) struct PromotionalOfferTests {
     /// A lapsed subscriber (subscribed, then expired), and the app's In-App Purchase key.
     func lapsedSubscriber(_ store: AppStore) async throws -> GeneratedAPIKey {
         let first = try await store.purchase(offerPurchase("o.monthly", "alice"))
@@ -215,7 +215,7 @@ func expectOfferError(_ code: String, _ body: () async throws -> Void) async {
     }
 }
 
-@Suite struct OfferCodeTests {
+@Suite(.removesTemporaryFolders) struct OfferCodeTests {
     @Test func customCodesStopAtTheirRedemptionLimit() async throws {
         let store = try await makeOfferStore()
         let made = try await store.createOfferCodes(.init(offer: "WELCOME", codes: ["spring26"], maxRedemptions: 2), bundleId: offerBundle)
@@ -277,7 +277,7 @@ func expectOfferError(_ code: String, _ body: () async throws -> Void) async {
     }
 }
 
-@Suite struct WinBackOfferTests {
+@Suite(.removesTemporaryFolders) struct WinBackOfferTests {
     @Test func winBackOffersAreForLapsedSubscribersOnly() async throws {
         let store = try await makeOfferStore()
         await expectOfferError("ineligibleForOffer") {

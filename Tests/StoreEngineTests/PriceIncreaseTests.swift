@@ -1,9 +1,10 @@
 import Foundation
 import StoreEngine
 import StoreModel
+import StoreTestSupport
 import Testing
 
-@Suite struct PriceIncreaseTests {
+@Suite(.removesTemporaryFolders) struct PriceIncreaseTests {
     @Test func consentedIncreaseIsChargedAtTheRenewal() async throws {
         let store = try await makeStore()
         let first = try await store.subscribe("ana")

@@ -5,7 +5,7 @@ import StoreModel
 import StoreSigning
 import Testing
 
-@Suite struct PurchaseTests {
+@Suite(.removesTemporaryFolders) struct PurchaseTests {
     @Test func consumablePurchaseCarriesApplesFields() async throws {
         let clock = TestClock()
         let store = try await makeStore(clock: clock)
@@ -43,20 +43,21 @@ import Testing
 
     @Test func anOwnedNonConsumableCannotBeBoughtTwiceEvenConcurrently() async throws {
         let store = try await makeStore()
-        let results = await withTaskGroup(of: Bool.self) { group in
+        // Each attempt's outcome: nil when it bought, else the store's refusal code. Only
+        // `alreadyPurchased` counts as the expected refusal; any other error fails the test.
+        let results = await withTaskGroup(of: String?.self) { group in
             for _ in 0..<8 {
                 group.addTask {
-                    (try? await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "bob"))) != nil
+                    await storeCode { _ = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "bob")) }
                 }
             }
-            var out: [Bool] = []
-            for await ok in group { out.append(ok) }
+            var out: [String?] = []
+            for await outcome in group { out.append(outcome) }
             return out
         }
-        #expect(results.filter { $0 }.count == 1)
-        await #expect(throws: StoreError.self) {
-            try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "bob"))
-        }
+        #expect(results.filter { $0 == nil }.count == 1, "\(results)")
+        #expect(results.compactMap { $0 } == Array(repeating: "alreadyPurchased", count: 7), "\(results)")
+        #expect(await storeCode { _ = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "bob")) } == "alreadyPurchased")
         // Another customer may still buy it.
         _ = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "carol"))
     }

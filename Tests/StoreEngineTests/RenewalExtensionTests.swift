@@ -1,9 +1,10 @@
 import Foundation
 import StoreEngine
 import StoreModel
+import StoreTestSupport
 import Testing
 
-@Suite struct RenewalExtensionTests {
+@Suite(.removesTemporaryFolders) struct RenewalExtensionTests {
     func order(_ days: Int64 = 30, reason: Int64 = 3, id: String? = "req-1") -> ExtendRenewalDateRequest {
         ExtendRenewalDateRequest(extendByDays: days, extendReasonCode: reason, requestIdentifier: id)
     }

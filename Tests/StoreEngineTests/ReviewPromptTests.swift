@@ -1,8 +1,9 @@
 import Foundation
 import StoreEngine
+import StoreTestSupport
 import Testing
 
-@Suite struct ReviewPromptTests {
+@Suite(.removesTemporaryFolders) struct ReviewPromptTests {
     @Test func policyCountsPromptsInTheLast365DaysAndVersionsForever() {
         let year = ReviewPromptPolicy.windowMs
         let shown = [ReviewPromptPolicy.Prompt(atMs: 0, appVersion: "1"), .init(atMs: 10, appVersion: "2"), .init(atMs: 20, appVersion: "3")]
@@ -43,15 +44,28 @@ import Testing
 
     @Test func concurrentRequestsNeverShowMoreThanThree() async throws {
         let store = try await makeStore()
-        let shown = await withTaskGroup(of: Bool.self) { group in
+        // Every request is answered (none throws); three show the prompt and nine are refused for
+        // the 365-day limit, not for any other reason.
+        let decisions = await withTaskGroup(of: Result<ReviewPromptDecision, StoreError>.self) { group in
             for index in 0..<12 {
-                group.addTask { (try? await store.requestReview(bundleId: testBundle, customer: "zoe", appVersion: "2.\(index)"))?.wouldShowPrompt ?? false }
+                group.addTask {
+                    do {
+                        return .success(try await store.requestReview(bundleId: testBundle, customer: "zoe", appVersion: "2.\(index)"))
+                    } catch let error as StoreError {
+                        return .failure(error)
+                    } catch {
+                        return .failure(.malformedRequest("unexpected \(error)"))
+                    }
+                }
             }
-            var count = 0
-            for await show in group where show { count += 1 }
-            return count
+            var out: [Result<ReviewPromptDecision, StoreError>] = []
+            for await decision in group { out.append(decision) }
+            return out
         }
-        #expect(shown == 3)
+        let answered = decisions.compactMap { try? $0.get() }
+        #expect(answered.count == 12, "\(decisions)")
+        #expect(answered.filter(\.wouldShowPrompt).count == 3)
+        #expect(answered.filter { !$0.wouldShowPrompt }.allSatisfy { $0.reason == .limitReached }, "\(answered)")
     }
 
     @Test func badInputIsRefused() async throws {

@@ -3,7 +3,7 @@ import StoreTestSupport
 import StoreModel
 import Testing
 
-@Suite struct RulesTests {
+@Suite(.removesTemporaryFolders) struct RulesTests {
     func owned(_ product: String, kind: ProductKind, group: String? = nil, expires: Int64? = nil, revoked: Int64? = nil, id: Int64 = 1) -> OwnedTransaction {
         OwnedTransaction(id: id, originalId: id, productId: product, kind: kind, groupId: group, purchaseMs: 0, expiresMs: expires, revokedMs: revoked, finished: false)
     }

@@ -11,7 +11,7 @@ func makeApp(environment: StoreEnvironment = .sandbox, bundleId: String = testBu
 }
 
 func databasePath() -> String {
-    FileManager.default.temporaryDirectory.appendingPathComponent("openstore-engine-\(UUID().uuidString)/store.sqlite").path
+    TemporaryFolder.make("engine").appendingPathComponent("store.sqlite").path
 }
 
 func makeStore(path: String = databasePath(), clock: TestClock = TestClock(), apps: [StoreApp]? = nil) async throws -> AppStore {

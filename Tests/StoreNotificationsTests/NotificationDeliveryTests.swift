@@ -3,13 +3,14 @@ import StoreModel
 import StoreNotifications
 import StoreSigning
 import StoreStorage
+import StoreTestSupport
 import Testing
 @testable import StoreEngine
 
 /// Server notifications end to end: emitted by the engine, delivered over real HTTP to a receiver
 /// the test starts on loopback, retried on Apple's schedule on the world clock, recoverable from
 /// Notification History.
-@Suite("Server notifications", .serialized)
+@Suite("Server notifications", .serialized, .removesTemporaryFolders)
 struct NotificationDeliveryTests {
     let world = AppStore.defaultWorld
 
@@ -213,7 +214,7 @@ struct NotificationDeliveryTests {
 
     @Test("no URL, no notification; the outbox survives reopening the store")
     func durableOutbox() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("openstore-notify-\(UUID().uuidString)/store.sqlite").path
+        let path = TemporaryFolder.make("notify").appendingPathComponent("store.sqlite").path
         let store = try await makeNotificationStore(environment: .production, path: path)
         _ = try await buy(store, "test.seeds", "early")
         #expect(try await store.notifications().isEmpty)

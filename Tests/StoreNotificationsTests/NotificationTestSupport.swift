@@ -15,8 +15,7 @@ let notificationBundle = "com.example.notify"
 func makeNotificationStore(environment: StoreEnvironment, path: String? = nil) async throws -> AppStore {
     let app = try StoreApp(bundleId: notificationBundle, appAppleId: 1_234_567_890, environment: environment, name: "Notify",
                            catalogJSON: testCatalogJSON)
-    let file = path ?? FileManager.default.temporaryDirectory
-        .appendingPathComponent("openstore-notify-\(UUID().uuidString)/store.sqlite").path
+    let file = path ?? TemporaryFolder.make("notify").appendingPathComponent("store.sqlite").path
     let database = try await StoreDatabase.open(path: file)
     return try await AppStore.open(database: database, apps: [app], clock: TestClock(), runScheduler: false)
 }

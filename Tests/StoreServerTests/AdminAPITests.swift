@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import StoreEngine
 import StoreModel
+import StoreTestSupport
 import Testing
 
 /// A catalog with a plain monthly subscription (no intro offer), so renewals fall exactly a month apart.
@@ -22,13 +23,14 @@ let adminCatalogJSON = """
 """
 
 /// The admin API and the world-scoped device routes, over real HTTP.
-@Suite struct AdminAPITests {
+@Suite(.removesTemporaryFolders) struct AdminAPITests {
     static let bundle = "com.example.admin"
 
-    func withServer(host: String = "127.0.0.1", adminToken: String? = nil, _ body: (LiveServer) async throws -> Void) async throws {
+    func withServer(host: String = "127.0.0.1", adminToken: String? = nil, peer: SocketAddress? = nil,
+                    _ body: (LiveServer) async throws -> Void) async throws {
         let server = try await LiveServer.start(apps: [
             try StoreApp(bundleId: Self.bundle, appAppleId: 77, environment: .sandbox, name: "Admin", catalogJSON: adminCatalogJSON),
-        ], host: host, adminToken: adminToken)
+        ], host: host, adminToken: adminToken, peer: peer)
         do { try await body(server) } catch { await server.stop(); throw error }
         await server.stop()
     }
@@ -289,19 +291,33 @@ let adminCatalogJSON = """
     }
 
     @Test func withoutATokenOnlyLoopbackPeersReachTheAdminAPI() async throws {
-        // A non-loopback address of this machine, if it has one: connecting to it makes the peer non-loopback.
-        let outside = try System.enumerateDevices().compactMap { device -> String? in
-            guard let address = device.address, case .v4 = address, let ip = address.ipAddress, !ip.hasPrefix("127.") else { return nil }
-            return ip
-        }.first
         try await withServer(host: "0.0.0.0") { server in
-            #expect(try await server.request(.GET, "/admin/v1/worlds").status == 200)
-            guard let outside else { return }
-            let port = try #require(URL(string: server.base)?.port)
-            let response = try await server.client.execute(HTTPClientRequest(url: "http://\(outside):\(port)/admin/v1/worlds"), timeout: .seconds(30))
-            #expect(response.status.code == 403)
-            let device = try await server.client.execute(HTTPClientRequest(url: "http://\(outside):\(port)/storekit/v1/apps"), timeout: .seconds(30))
-            #expect(device.status.code == 200)
+            let local = try await server.request(.GET, "/admin/v1/worlds")
+            #expect(local.status == 200)
+        }
+        // An outside peer, injected: a CI container often has no address but loopback to connect from.
+        for outside in ["203.0.113.7", "::ffff:192.0.2.1", "2001:db8::1"] {
+            try await withServer(peer: try SocketAddress(ipAddress: outside, port: 40_000)) { server in
+                let admin = try await server.request(.GET, "/admin/v1/worlds")
+                #expect(admin.status == 403 && admin.json["error"] as? String == "forbidden", "\(outside)")
+                let created = try await server.json(.POST, "/admin/v1/worlds", ["id": "from-outside"])
+                #expect(created.status == 403, "\(outside)")
+                #expect(try await server.request(.GET, "/storekit/v1/apps").status == 200, "the device API answers \(outside)")
+            }
+        }
+        // With a token, the outside peer that presents it gets in.
+        try await withServer(adminToken: "t0ken", peer: try SocketAddress(ipAddress: "203.0.113.7", port: 40_000)) { server in
+            var request = HTTPClientRequest(url: server.base + "/admin/v1/worlds")
+            request.headers.add(name: "Authorization", value: "Bearer t0ken")
+            let response = try await server.client.execute(request, timeout: .seconds(30))
+            #expect(response.status.code == 200)
+        }
+        // And loopback in every spelling is local.
+        for local in ["127.8.9.10", "::ffff:127.0.0.1"] {
+            try await withServer(peer: try SocketAddress(ipAddress: local, port: 40_000)) { server in
+                let answer = try await server.request(.GET, "/admin/v1/worlds")
+                #expect(answer.status == 200, "\(local)")
+            }
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import StoreEngine
 import StoreModel
 import StoreSigning
+import StoreTestSupport
 import Testing
 
 let catalogJSON = """
@@ -21,7 +22,7 @@ let catalogJSON = """
 """
 
 /// One server shared by the tests of this suite: starting one per test would only add time.
-@Suite(.serialized) struct DeviceAPITests {
+@Suite(.serialized, .removesTemporaryFolders) struct DeviceAPITests {
     static let bundle = "com.example.http"
 
     func withServer(_ body: (LiveServer) async throws -> Void) async throws {

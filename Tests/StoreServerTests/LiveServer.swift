@@ -1,11 +1,13 @@
 import AsyncHTTPClient
 import Foundation
+import Hummingbird
 import NIOCore
 import NIOHTTP1
 import StoreEngine
 import StoreModel
-import StoreServer
+@testable import StoreServer
 import StoreStorage
+import StoreTestSupport
 import StoreViews
 
 /// A real store on a loopback port, for tests that speak HTTP to it.
@@ -21,14 +23,25 @@ final class LiveServer: Sendable {
         self.task = task
     }
 
+    /// - Parameter peer: when given, every request is served as if it came from this address
+    ///   (the connection itself is on loopback), to test what outside peers get.
     static func start(apps: [StoreApp], host: String = "127.0.0.1", adminToken: String? = nil,
-                      storePages: [StorePage] = DemoStorePages.all) async throws -> LiveServer {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("openstore-http-\(UUID().uuidString)/store.sqlite").path
+                      storePages: [StorePage] = DemoStorePages.all, peer: SocketAddress? = nil) async throws -> LiveServer {
+        let path = TemporaryFolder.make("http").appendingPathComponent("store.sqlite").path
         let database = try await StoreDatabase.open(path: path)
         let store = try await AppStore.open(database: database, apps: apps)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let server = StoreHTTPServer(store: store, host: host, port: 0, adminToken: adminToken, storePages: storePages)
-        let task = Task { try await server.run { port in continuation.yield(port) } }
+        let task: Task<Void, any Error>
+        if let peer {
+            let app = Application(
+                router: PeerRecordingRouter(server.makeRouter(), peer: { _ in peer }),
+                configuration: .init(address: .hostname(host, port: 0), serverName: "OpenStoreKit"),
+                onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
+            task = Task { try await app.runService() }
+        } else {
+            task = Task { try await server.run { port in continuation.yield(port) } }
+        }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw CancellationError() }
         return LiveServer(base: "http://127.0.0.1:\(port)", store: store, task: task)

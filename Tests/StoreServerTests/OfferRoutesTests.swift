@@ -2,6 +2,7 @@ import Foundation
 import StoreEngine
 import StoreModel
 import StoreSigning
+import StoreTestSupport
 import Testing
 
 let offerRoutesCatalogJSON = """
@@ -21,7 +22,7 @@ let offerRoutesCatalogJSON = """
 }
 """
 
-@Suite(.serialized) struct OfferRoutesTests {
+@Suite(.serialized, .removesTemporaryFolders) struct OfferRoutesTests {
     static let bundle = "com.example.offerroutes"
 
     func withServer(_ body: (LiveServer) async throws -> Void) async throws {

@@ -5,11 +5,12 @@ import NIOHTTP1
 import StoreEngine
 import StoreModel
 import StoreSigning
+import StoreTestSupport
 import Testing
 
 /// The App Store Server API over raw HTTP, shaped like Apple's Swift client sends it: fractional
 /// `iat`/`exp`, lowercase booleans, query parameters in random order, UPPERCASE UUIDs.
-@Suite(.serialized) struct ServerAPITests {
+@Suite(.serialized, .removesTemporaryFolders) struct ServerAPITests {
     static let bundle = "com.example.serverapi"
 
     struct Fixture {
@@ -154,18 +155,34 @@ import Testing
         }
     }
 
-    @Test func noInputYieldsA5xx() async throws {
+    @Test func badInputGetsApplesErrorNeverA5xx() async throws {
         try await withFixture { f in
-            let paths = [
-                "/inApps/v1/transactions/%00", "/inApps/v1/transactions/99999999999999999999999",
-                "/inApps/v2/history/1?startDate=99999999999999999999&endDate=", "/inApps/v2/history/\(f.ids[0])?revision=%FF%FE",
-                "/inApps/v2/history/\(f.ids[0])?startDate=-1", "/inApps/v1/lookup/%20", "/inApps/v2/refund/lookup/abc",
-                "/inApps/v1/transactions/appTransactions/0", "/inApps/v1/history/\(f.ids[0])?endDate=0",
+            // Each odd request and Apple's answer to it: the status and the errorCode of its body
+            // (0: a 200 whose body is checked below).
+            let cases: [(String, Int, Int)] = [
+                ("/inApps/v1/transactions/%00", 400, 4_000_006),
+                ("/inApps/v1/transactions/99999999999999999999999", 400, 4_000_006),
+                ("/inApps/v2/history/1?startDate=99999999999999999999&endDate=", 400, 4_000_015),
+                ("/inApps/v2/history/\(f.ids[0])?revision=%FF%FE", 400, 4_000_005),
+                ("/inApps/v2/history/\(f.ids[0])?startDate=-1", 400, 4_000_015),
+                ("/inApps/v1/lookup/%20", 200, 0),
+                ("/inApps/v2/refund/lookup/abc", 400, 4_000_006),
+                ("/inApps/v1/transactions/appTransactions/0", 400, 4_000_006),
+                ("/inApps/v1/history/\(f.ids[0])?endDate=0", 200, 0),
             ]
-            for path in paths {
+            for (path, status, code) in cases {
                 let answer = try await f.call(.GET, path)
-                #expect(answer.status < 500, "\(path) → \(answer.status)")
+                #expect(answer.status == status, "\(path) → \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
+                if code != 0 {
+                    #expect(answer.json["errorCode"] as? Int == code, "\(path) → \(String(decoding: answer.body, as: UTF8.self))")
+                }
             }
+            // An order ID that matches nothing is Apple's status 1 (invalid), not an error; history
+            // ending at 1970 holds nothing.
+            let lookup = try await f.call(.GET, "/inApps/v1/lookup/%20")
+            #expect(lookup.json["status"] as? Int == 1 && (lookup.json["signedTransactions"] as? [Any])?.isEmpty != false)
+            let ended = try await f.call(.GET, "/inApps/v1/history/\(f.ids[0])?endDate=0")
+            #expect((ended.json["signedTransactions"] as? [Any])?.isEmpty == true && ended.json["hasMore"] as? Bool == false)
             let bodies: [Data] = [Data(), Data("null".utf8), Data("[]".utf8), Data("{\"appAccountToken\": 5}".utf8), Data("{".utf8), Data(repeating: 0x20, count: 200_000)]
             for body in bodies {
                 for path in ["/inApps/v1/transactions/\(f.ids[0])/appAccountToken", "/inApps/v2/transactions/consumption/\(f.ids[0])", "/inApps/v1/transactions/consumption/\(f.ids[0])"] {

@@ -5,6 +5,7 @@ import NIOHTTP1
 import StoreEngine
 import StoreModel
 import StoreViews
+import StoreTestSupport
 import Testing
 
 let storePagesCatalogJSON = """
@@ -47,7 +48,7 @@ struct CustomBuyStyle: ProductViewStyle {
     }
 }
 
-@Suite(.serialized) struct StorePageRoutesTests {
+@Suite(.serialized, .removesTemporaryFolders) struct StorePageRoutesTests {
     static let bundle = "com.example.storepages"
     static let recorder = HookRecorder()
 
@@ -56,7 +57,7 @@ struct CustomBuyStyle: ProductViewStyle {
             AnyView(StoreView(ids: ["p.seeds", "p.guide"]))
         },
         StorePage(id: "plans", bundleId: bundle, title: "Test Plans", summary: "The club") {
-            AnyView(SubscriptionStoreView(groupID: "G").storeButton(.visible, for: .restorePurchases, .redeemCode).presented())
+            AnyView(SubscriptionStoreView(groupID: "G").storeButton(.visible, for: .restorePurchases, .redeemCode, .policies).presented())
         },
         StorePage(id: "hooks", bundleId: bundle, title: "Hooks") {
             AnyView(ProductView(id: "p.seeds")

@@ -219,14 +219,33 @@ struct JWSTests {
             _ = JWSInspector.header(of: input)
             _ = JWSInspector.payload(of: input)
         }
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<300 {
-            var bytes = Array(jws.utf8)
+        // Seeded fuzz: random bytes changed, and random truncations. Each changed token must be
+        // refused with the error its change calls for (see `expectedRefusal`); the seed is in
+        // every failure message, and OPENSTORE_FUZZ_SEED=<seed> replays a run.
+        let seed = FuzzSeed.current()
+        var generator = SplitMix64(seed: seed)
+        let original = Array(jws.utf8)
+        for round in 0..<300 {
+            var bytes = original
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
                 bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...127, using: &generator)
             }
-            _ = try? verifier.verify(String(decoding: bytes, as: UTF8.self))
-            _ = try? verifier.verify(String(decoding: bytes.prefix(Int.random(in: 0...bytes.count, using: &generator)), as: UTF8.self))
+            let cut = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &generator)))
+            for input in [bytes, cut] {
+                let text = String(decoding: input, as: UTF8.self)
+                let outcome = Result { () throws(JWSError) in try verifier.verify(text) }
+                if input == original {
+                    #expect(try outcome.get() == JWSInspector.payload(of: jws), "seed \(seed) round \(round): the unchanged token")
+                } else {
+                    let expected = expectedRefusal(input, original: original)
+                    switch outcome {
+                    case .success:
+                        Issue.record("seed \(seed) round \(round): a changed token verified: \(text)")
+                    case .failure(let error):
+                        #expect(expected.matches(error), "seed \(seed) round \(round): \(error), expected \(expected) for \(text)")
+                    }
+                }
+            }
         }
         // Valid signatures over payloads that are not JSON objects.
         for payload in ["", "[]", "1", "{", "{\"signedDate\":}", "{\"a\":1}x", "{\"signedDate\":\"2026\"}"] {
@@ -258,6 +277,71 @@ struct JWSTests {
         #expect(try date(#"{}"#) == nil)
         #expect(throws: PayloadDate.ScanError.self) { try date(#"{"a":1"#) }
         #expect(throws: PayloadDate.ScanError.self) { try date(#"{"signed\u0044ate":1}"#) }
+    }
+}
+
+/// What the verifier must answer for a changed token, by where the change is: the verifier reads
+/// the header first, then the payload segment, then the signature, so the first changed segment
+/// decides. Any change to the signed text (header or payload) breaks the signature.
+enum Refusal: CustomStringConvertible {
+    case segments, headerBase64, header, payloadBase64, signature
+
+    func matches(_ error: JWSError) -> Bool {
+        switch (self, error) {
+        case (.segments, .malformed("expected three dot-separated segments")): true
+        case (.headerBase64, .malformed("header segment is not base64url")): true
+        // A changed header may stop being base64url, JSON, ES256 or a chain to the root, or,
+        // still all of those, no longer be what the signature covers.
+        case (.header, .malformed), (.header, .unsupportedAlgorithm), (.header, .invalidChain), (.header, .invalidSignature): true
+        case (.payloadBase64, .malformed("payload segment is not base64url")): true
+        case (.signature, .invalidSignature): true
+        default: false
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .segments: "malformed(three segments)"
+        case .headerBase64: "malformed(header not base64url)"
+        case .header: "a header error"
+        case .payloadBase64: "malformed(payload not base64url)"
+        case .signature: "invalidSignature"
+        }
+    }
+}
+
+func expectedRefusal(_ input: [UInt8], original: [UInt8]) -> Refusal {
+    let parts = input.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+    let was = original.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+    guard parts.count == 3 else { return .segments }
+    func isBase64URL(_ segment: ArraySlice<UInt8>) -> Bool { Array(segment).withUnsafeBytes { Base64URL.decode($0) } != nil }
+    if parts[0] != was[0] {
+        return isBase64URL(parts[0]) ? .header : .headerBase64
+    }
+    if parts[1] != was[1] {
+        return isBase64URL(parts[1]) ? .signature : .payloadBase64
+    }
+    return .signature
+}
+
+/// A small deterministic generator (SplitMix64), so a failing fuzz run can be replayed from its seed.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+enum FuzzSeed {
+    /// `OPENSTORE_FUZZ_SEED` when set (to replay a failure), else a new random seed.
+    static func current() -> UInt64 {
+        if let text = ProcessInfo.processInfo.environment["OPENSTORE_FUZZ_SEED"], let seed = UInt64(text) { return seed }
+        return UInt64.random(in: 0...UInt64.max)
     }
 }
 

@@ -1,10 +1,11 @@
 import Foundation
+import StoreTestSupport
 import Testing
 @testable import StoreStorage
 
 /// A fresh database file in its own temporary folder.
 func temporaryDatabase() async throws -> StoreDatabase {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openstore-tests-\(UUID().uuidString)")
+    let folder = TemporaryFolder.make("storage")
     return try await StoreDatabase.open(path: folder.appendingPathComponent("store.sqlite").path)
 }
 
@@ -16,7 +17,7 @@ func sampleTransaction(id: Int64, seq: Int64, customer: String = "alice", produc
         payload: #"{"transactionId":"\#(id)"}"#)
 }
 
-@Suite struct StoreDatabaseTests {
+@Suite(.removesTemporaryFolders) struct StoreDatabaseTests {
     @Test func createsTheFileInWALMode() async throws {
         let database = try await temporaryDatabase()
         #expect(FileManager.default.fileExists(atPath: database.path))

@@ -54,8 +54,15 @@ import Testing
 
     @Test func storeViewByIDsAndByProducts() {
         let products = Self.hostileProducts()
-        Self.expectInert(html(StoreView(ids: products.map(\.id)), Self.store))
-        Self.expectInert(html(StoreView(products: products) { _ in Image(systemName: "star") }, Self.store))
+        for output in [html(StoreView(ids: products.map(\.id)), Self.store),
+                       html(StoreView(products: products) { _ in Image(systemName: "star") }, Self.store)] {
+            // First, the hostile texts are on the page (an empty page would be inert too), as text.
+            #expect(output.count(of: "data-product-id=") >= 3, "every product is shown")
+            #expect(output.contains("&lt;script&gt;alert(\"x\")&lt;/script&gt;"), "names are shown, as text")
+            #expect(output.contains(#"data-product-id="item&quot;&gt;&lt;script&gt;alert(3)&lt;/script&gt;""#))
+            #expect(output.contains(#"data-product-id="plan&quot;2""#) && output.contains(#"data-product-id="plan&#39;1""#))
+            Self.expectInert(output)
+        }
     }
 
     @Test(arguments: StandardSubscriptionStoreControlStyle.Kind.allCases)
@@ -113,10 +120,15 @@ import Testing
         #expect(output.contains(##"href="#""##), "\(url) kept: \(output)")
     }
 
-    @Test(arguments: ["https://example.com/a?b=1&c=\"2\"", "http://example.com", "mailto:help@example.com", "/terms", "#top", "?page=2"])
-    func linkKeepsWebAddresses(_ url: String) {
+    /// The expected attribute text is written out by hand, not computed with the escaper under test.
+    @Test(arguments: [
+        ("https://example.com/a?b=1&c=\"2\"", "https://example.com/a?b=1&amp;c=&quot;2&quot;"),
+        ("http://example.com", "http://example.com"), ("mailto:help@example.com", "mailto:help@example.com"),
+        ("/terms", "/terms"), ("#top", "#top"), ("?page=2", "?page=2"), ("/a'b<c>", "/a&#39;b&lt;c&gt;"),
+    ])
+    func linkKeepsWebAddresses(_ url: String, _ attribute: String) {
         let output = html(Link("Open", destination: url))
-        #expect(output.contains("href=\"\(HTMLWriter.escape(url, attribute: true))\""))
+        #expect(output.contains("href=\"\(attribute)\""), "\(output)")
     }
 
     @Test
@@ -127,10 +139,12 @@ import Testing
     }
 
     @Test func policyLinksFromTheCatalogAndModifiersAreNeutralised() {
-        let fromSnapshot = html(SubscriptionStoreView(groupID: "g\"<g>"), Self.store)
+        // Policy buttons are hidden unless asked for (WWDC23); shown, both links are neutralised.
+        let fromSnapshot = html(SubscriptionStoreView(groupID: "g\"<g>").storeButton(.visible, for: .policies), Self.store)
         #expect(fromSnapshot.count(of: ##"href="#""##) == 2)
-        let overridden = html(SubscriptionStoreView(groupID: "g\"<g>")
+        let overridden = html(SubscriptionStoreView(groupID: "g\"<g>").storeButton(.visible, for: .policies)
             .subscriptionStorePolicyDestination(url: "javascript:alert(6)", for: .privacyPolicy), Self.store)
+        #expect(overridden.count(of: ##"href="#""##) == 2, "the overriding javascript: link is shown, neutralised")
         Self.expectInert(overridden)
     }
 

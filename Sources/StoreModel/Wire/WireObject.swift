@@ -42,7 +42,8 @@ public struct WireObject: Sendable {
 
     public func int64(_ key: String) -> Int64? {
         guard case .number(let text)? = self[key] else { return nil }
-        return Int64(text) ?? Double(text).map { Int64($0) }
+        // "1e3" is 1000; a fraction, or a number beyond 64 bits, is no integer (and must not trap).
+        return Int64(text) ?? Double(text).flatMap { Int64(exactly: $0) }
     }
 
     public func int(_ key: String) -> Int? { int64(key).map { Int($0) } }

@@ -37,17 +37,24 @@ struct PeerCapturingContext: RequestContext {
 struct PeerRecordingRouter<Inner: HTTPResponderBuilder>: HTTPResponderBuilder
 where Inner.Responder.Context == BasicRequestContext {
     let inner: Inner
+    /// Where the peer address comes from: the connection's remote address. Tests inject another
+    /// (an outside peer), since a CI container may have no address but loopback to connect from.
+    let peer: @Sendable (any Channel) -> SocketAddress?
 
-    init(_ inner: Inner) { self.inner = inner }
+    init(_ inner: Inner, peer: @escaping @Sendable (any Channel) -> SocketAddress? = { $0.remoteAddress }) {
+        self.inner = inner
+        self.peer = peer
+    }
 
-    func buildResponder() -> Responder { Responder(inner: inner.buildResponder()) }
+    func buildResponder() -> Responder { Responder(inner: inner.buildResponder(), peer: peer) }
 
     struct Responder: HTTPResponder {
         let inner: Inner.Responder
+        let peer: @Sendable (any Channel) -> SocketAddress?
 
         func respond(to request: Request, context: PeerCapturingContext) async throws -> Response {
             let source = ApplicationRequestContextSource(channel: context.channel, logger: context.logger)
-            return try await PeerAddress.$current.withValue(context.channel.remoteAddress) {
+            return try await PeerAddress.$current.withValue(peer(context.channel)) {
                 try await inner.respond(to: request, context: BasicRequestContext(source: source))
             }
         }

@@ -18,9 +18,36 @@ enum FormEncoding {
         Dictionary(decode(text), uniquingKeysWith: { first, _ in first })
     }
 
+    /// As browsers decode it (WHATWG URL, "application/x-www-form-urlencoded parser"): `+` is a
+    /// space; `%XX` is the byte XX; a `%` not followed by two hex digits stays as it is; bytes that
+    /// are not UTF-8 become U+FFFD. One bad escape does not leave the rest of the value undecoded.
     static func unescape(_ part: Substring) -> String {
-        let spaced = part.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        let input = Array(part.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(input.count)
+        var index = 0
+        while index < input.count {
+            let byte = input[index]
+            if byte == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else if byte == UInt8(ascii: "%"), index + 2 < input.count, let high = hexValue(input[index + 1]), let low = hexValue(input[index + 2]) {
+                bytes.append(high << 4 | low)
+                index += 2
+            } else {
+                bytes.append(byte)
+            }
+            index += 1
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// Characters left as they are in a query value or a path segment (RFC 3986 unreserved).

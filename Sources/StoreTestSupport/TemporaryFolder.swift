@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// Store folders for tests, in the system's temporary directory, that do not outlive the test.
+///
+/// A test run used to leave a hundred `openstore-*` folders behind, which fills a shared CI
+/// runner's disk. Inside a suite marked `.removesTemporaryFolders`, each folder is removed when
+/// the test that made it ends, whether it passed, failed or threw. A folder made outside such a
+/// suite is removed when the test process exits. `scripts/test.sh` checks that none is left.
+public enum TemporaryFolder {
+    /// A new, empty folder named `openstore-<kind>-<UUID>`.
+    public static func make(_ kind: String) -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openstore-\(kind)-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if let owner = FolderList.current {
+            owner.add(folder)
+        } else {
+            FolderList.process.add(folder)
+        }
+        return folder
+    }
+}
+
+/// The folders one test made (or, outside any test scope, the whole process).
+final class FolderList: @unchecked Sendable {
+    @TaskLocal static var current: FolderList?
+
+    /// Folders made outside a `.removesTemporaryFolders` scope: removed at exit.
+    static let process: FolderList = {
+        let list = FolderList()
+        atexit { FolderList.process.removeAll() }
+        return list
+    }()
+
+    private let lock = NSLock()
+    private var folders: [URL] = []
+
+    func add(_ folder: URL) { lock.withLock { folders.append(folder) } }
+
+    func removeAll() {
+        let taken = lock.withLock { () -> [URL] in
+            defer { folders.removeAll() }
+            return folders
+        }
+        for folder in taken { try? FileManager.default.removeItem(at: folder) }
+    }
+}
+
+/// Removes the folders each test of the suite made with `TemporaryFolder.make` when the test ends.
+public struct RemovesTemporaryFolders: SuiteTrait, TestTrait, TestScoping {
+    public var isRecursive: Bool { true }
+
+    public init() {}
+
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        // Suites and parameterised functions as a whole: their test cases get their own scope.
+        guard testCase != nil else { return try await function() }
+        let list = FolderList()
+        defer { list.removeAll() }
+        try await FolderList.$current.withValue(list) { try await function() }
+    }
+}
+
+extension Trait where Self == RemovesTemporaryFolders {
+    /// Every store folder a test of the suite makes is removed when that test ends.
+    public static var removesTemporaryFolders: Self { Self() }
+}
