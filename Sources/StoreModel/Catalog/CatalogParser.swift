@@ -33,10 +33,9 @@ struct CatalogParser {
         var parser = CatalogParser()
         let catalog = parser.catalog(root)
         let warnings = parser.findings.filter(\.isWarning).map { CatalogWarning(path: $0.path, message: $0.message) }
-        if let catalog, !parser.hasFaults, !(strict && !warnings.isEmpty) {
-            return CatalogReading(catalog: catalog, warnings: warnings)
-        }
-        if !parser.hasFaults && warnings.isEmpty {  // defensive: never return nothing without a reason
+        if let catalog, !parser.hasFaults {
+            if !strict || warnings.isEmpty { return CatalogReading(catalog: catalog, warnings: warnings) }
+        } else if !parser.hasFaults {  // defensive: never return nothing without a reason
             parser.fault("", "the catalog could not be read")
         }
         let faults = parser.findings.filter { strict || !$0.isWarning }.map { CatalogFault(path: $0.path, message: $0.message) }
