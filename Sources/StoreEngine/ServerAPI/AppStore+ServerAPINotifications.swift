@@ -25,6 +25,9 @@ public struct NotificationHistoryResponse: Codable, Sendable, Equatable {
 /// Notification Status, Get Notification History. The caller's key picks the app and world.
 extension AppStore {
     static let notificationHistoryPageSize = 20
+    static let notificationHistoryKeys: Set<String> = [
+        "startDate", "endDate", "notificationType", "notificationSubtype", "transactionId", "onlyFailures",
+    ]
 
     public func requestTestNotification(caller: ServerAPICaller) async throws -> SendTestNotificationResponse {
         let app = try serverAPIApp(caller)
@@ -43,6 +46,11 @@ extension AppStore {
     public func notificationHistory(body: Data, paginationToken: String?, caller: ServerAPICaller) async throws -> NotificationHistoryResponse {
         let app = try serverAPIApp(caller)
         guard let fields = JSONValue.object(from: body) else { throw ServerAPIError.generalBadRequest }
+        // Only `NotificationHistoryRequest`'s documented keys (API 1.8+); `originalTransactionId`
+        // was replaced by `transactionId` in 1.8.
+        if let unknown = fields.keys.sorted().first(where: { !Self.notificationHistoryKeys.contains($0) }) {
+            throw ServerAPIError.unknownParameter(unknown)
+        }
         guard let start = fields["startDate"]?.integer, start >= 0 else { throw ServerAPIError.invalidStartDate }
         guard let end = fields["endDate"]?.integer, end >= 0 else { throw ServerAPIError.invalidEndDate }
         guard start < end else { throw ServerAPIError.startDateAfterEndDate }

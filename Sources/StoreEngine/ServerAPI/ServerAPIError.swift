@@ -24,6 +24,8 @@ public struct ServerAPIError: Error, Sendable, Equatable {
     public static let invalidProductType = ServerAPIError(code: 4_000_022, message: "Invalid request. The product type parameter is invalid.")
     public static let invalidProductId = ServerAPIError(code: 4_000_023, message: "Invalid request. The product id parameter is invalid.")
     public static let invalidSubscriptionGroupIdentifier = ServerAPIError(code: 4_000_024, message: "Invalid request. The subscription group identifier parameter is invalid.")
+    /// `excludeRevoked` was replaced by `revoked` in API 1.8; Apple keeps its error code (deprecated).
+    public static let invalidExcludeRevoked = ServerAPIError(code: 4_000_025, message: "Invalid request. The excludeRevoked parameter is deprecated; use revoked.")
     public static let invalidInAppOwnershipType = ServerAPIError(code: 4_000_026, message: "Invalid request. The in-app ownership type parameter is invalid.")
     public static let invalidRevoked = ServerAPIError(code: 4_000_030, message: "Invalid request. The revoked parameter is invalid.")
     public static let invalidAccountTenure = ServerAPIError(code: 4_000_032, message: "Invalid request. The account tenure field is invalid.")
@@ -49,6 +51,11 @@ public struct ServerAPIError: Error, Sendable, Equatable {
     public static let consumptionPercentageOutOfRange = ServerAPIError(code: 4_000_000, message: "Invalid request. The consumption percentage is outside the valid range (0–100000).")
     /// Apple's `UndeliveredConsumptionPercentageNonZeroError`, likewise without a published code.
     public static let undeliveredConsumptionPercentageNonZero = ServerAPIError(code: 4_000_000, message: "Invalid request. The consumption percentage must be zero for the provided delivery status.")
+    /// A request key Apple's current documentation does not list. Apple does not document what it
+    /// answers; we refuse rather than ignore it, so a misspelt filter never widens a result.
+    public static func unknownParameter(_ name: String) -> ServerAPIError {
+        ServerAPIError(code: 4_000_000, message: "Invalid request. \(name.debugDescription) is not a parameter of this request.")
+    }
     public static let appNotFound = ServerAPIError(code: 4_040_003, message: "App not found.")
     public static let transactionIdNotFound = ServerAPIError(code: 4_040_010, message: "Transaction id not found.")
     public static let appTransactionDoesNotExist = ServerAPIError(code: 4_040_019, message: "No AppTransaction exists for the customer.")

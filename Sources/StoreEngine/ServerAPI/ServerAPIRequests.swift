@@ -25,7 +25,9 @@ public struct TransactionHistoryRequest: Sendable, Equatable {
 
     public init() {}
 
-    /// Unknown parameters are ignored; for single-valued ones the last occurrence wins.
+    /// For single-valued parameters the last occurrence wins. A parameter Apple's current
+    /// documentation does not list is refused (4000000), and the deprecated `excludeRevoked` with
+    /// its own code (4000025), rather than ignored.
     public init(parameters: [(key: String, value: String)]) throws(ServerAPIError) {
         for (key, value) in parameters {
             switch key {
@@ -61,8 +63,10 @@ public struct TransactionHistoryRequest: Sendable, Equatable {
                 case "false": revoked = false
                 default: throw .invalidRevoked
                 }
+            case "excludeRevoked":
+                throw .invalidExcludeRevoked
             default:
-                continue
+                throw .unknownParameter(key)
             }
         }
         if let start = startDate, let end = endDate, start >= end { throw .startDateAfterEndDate }
