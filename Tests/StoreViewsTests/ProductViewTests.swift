@@ -60,7 +60,10 @@ import Testing
 
     @Test func iconsAndBorder() {
         let output = html(ProductView(id: Fixtures.pellets) { Image(systemName: "leaf.fill") }.productIconBorder())
-        #expect(output.contains("sk-product-icon sk-icon-border") && output.contains("🍃"))
+        #expect(output.contains("sk-product-icon sk-icon-border"))
+        #expect(output.contains("<svg class=\"sk-symbol\" aria-hidden=\"true\" focusable=\"false\" data-symbol=\"leaf.fill\" viewBox=\"0 0 24 24\""),
+                "the symbol is drawn as inline SVG, not as an emoji")
+        #expect(!output.contains("🍃"))
         #expect(!html(ProductView(id: Fixtures.pellets)).contains("sk-product-icon"), "no icon by default")
     }
 

@@ -9,10 +9,11 @@ public enum BackyardBirds {
         "com.example.backyardbirds.pellets", "com.example.backyardbirds.sunflowerseeds", "com.example.backyardbirds.nectar",
         "com.example.backyardbirds.suetcake", "com.example.backyardbirds.mealworms",
     ]
-    static let glyphs: [String: String] = [
-        "com.example.backyardbirds.pellets": "🟤", "com.example.backyardbirds.sunflowerseeds": "🌻",
-        "com.example.backyardbirds.nectar": "🍯", "com.example.backyardbirds.suetcake": "🧈",
-        "com.example.backyardbirds.mealworms": "🪱", "com.example.backyardbirds.feastbundle": "🧺",
+    /// Each bird food's symbol (drawn as inline SVG, so it shows without an emoji font).
+    static let symbols: [String: String] = [
+        "com.example.backyardbirds.pellets": "circle.grid.2x2.fill", "com.example.backyardbirds.sunflowerseeds": "sun.max.fill",
+        "com.example.backyardbirds.nectar": "drop.fill", "com.example.backyardbirds.suetcake": "square.stack.fill",
+        "com.example.backyardbirds.mealworms": "scribble", "com.example.backyardbirds.feastbundle": "basket.fill",
     ]
 }
 
@@ -55,7 +56,7 @@ public struct BirdFoodShop: View {
 
 struct BirdFoodIcon: View {
     let id: String
-    var body: some View { Image(glyph: BackyardBirds.glyphs[id] ?? "🐦") }
+    var body: some View { Image(systemName: BackyardBirds.symbols[id] ?? "bird.fill") }
 }
 
 /// Shown only to a subscriber whose plan is below the top level: the Pass store in upgrade mode.
@@ -123,7 +124,7 @@ struct PassMarketingContent: View {
 
     var body: some View {
         VStack(alignment: .center, spacing: 8) {
-            Image(glyph: "🐦")
+            Image(systemName: "bird.fill")
             Text(showPremiumUpgrade ? "Backyard Birds Premium" : "Backyard Birds Pass").font(.largeTitle)
             Text(showPremiumUpgrade
                  ? "Unlock every backyard, every bird and every decoration."

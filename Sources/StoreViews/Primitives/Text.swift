@@ -29,8 +29,9 @@ public enum Font: String, Sendable, CaseIterable {
     }
 }
 
-/// A symbol by SF Symbols name. Pages make no external requests, so symbols are drawn from a small
-/// built-in set of glyphs; unknown names fall back to a neutral dot.
+/// A symbol by SF Symbols name. Pages make no external requests, so symbols come from a small
+/// built-in set drawn as inline SVG (`Symbols`), which renders without an emoji font; unknown
+/// names fall back to a neutral dot. An emoji appears only when a page asks for one (`glyph:`).
 public struct Image: PrimitiveView {
     enum Source { case symbol(String), dataURL(String, alt: String), decorative(String) }
     let source: Source
@@ -38,23 +39,16 @@ public struct Image: PrimitiveView {
     public init(systemName: String) { source = .symbol(systemName) }
     /// An image embedded in the page (`data:` URL), never fetched from elsewhere.
     public init(dataURL: String, label: String) { source = .dataURL(dataURL, alt: label) }
-    /// An emoji or glyph shown as an image, hidden from assistive technology.
+    /// An emoji or other character shown as an image, hidden from assistive technology.
     public init(glyph: String) { source = .decorative(glyph) }
 
-    static let symbols: [String: String] = [
-        "bird": "🐦", "bird.fill": "🐦", "leaf": "🍃", "leaf.fill": "🍃", "star": "☆", "star.fill": "★",
-        "checkmark": "✓", "checkmark.circle.fill": "✓", "cart": "🛒", "cart.fill": "🛒", "gift": "🎁",
-        "gift.fill": "🎁", "crown": "👑", "crown.fill": "👑", "sparkles": "✨", "person.2.fill": "👥",
-        "person.fill": "👤", "chart.bar.fill": "📊", "heart.fill": "♥", "xmark": "✕", "lock.fill": "🔒",
-        "bag.fill": "🛍", "sun.max.fill": "☀", "cloud.fill": "☁", "fork.knife": "🍴", "truck.box.fill": "🚚",
-        "bubble.left.and.bubble.right.fill": "💬", "flame.fill": "🔥",
-    ]
+    /// The SF Symbols names drawn by the built-in set.
+    public static var systemNames: [String] { Symbols.markup.keys.sorted() }
 
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         switch source {
         case .symbol(let name):
-            html.element("span", [("class", "sk-symbol"), ("aria-hidden", "true"), ("data-symbol", name)],
-                         text: Self.symbols[name] ?? "•")
+            Symbols.write(name, html)
         case .decorative(let glyph):
             html.element("span", [("class", "sk-symbol"), ("aria-hidden", "true")], text: glyph)
         case .dataURL(let url, let alt):
