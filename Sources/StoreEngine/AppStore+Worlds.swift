@@ -84,6 +84,7 @@ extension World {
     func reset() async throws {
         try await catchUp()
         settings.reset()
+        settings.simulatedErrors = CatalogSimulatedErrors.defaults(for: Array(env.apps.values))  // back to the file's `_storeKitErrors`
         customers = [:]
         appTransactions = [:]
         histories = [:]

@@ -42,7 +42,9 @@ actor WorldDirectory {
         try Self.checkName(id)
         guard worlds[id] == nil else { throw StoreError.invalidAction("world \(id) already exists") }
         let now = env.realNowMs()
-        let world = World(id: id, env: env, settings: WorldSettings(clock: .starting(at: now, rate: rate ?? defaultRate)), createdMs: now)
+        var settings = WorldSettings(clock: .starting(at: now, rate: rate ?? defaultRate))
+        settings.simulatedErrors = CatalogSimulatedErrors.defaults(for: Array(env.apps.values))  // `_storeKitErrors`, as Xcode opens the file
+        let world = World(id: id, env: env, settings: settings, createdMs: now)
         try await world.saveSettings()
         if runScheduler { await world.startDriver() }
         worlds[id] = world

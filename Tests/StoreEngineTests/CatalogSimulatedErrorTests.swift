@@ -1,0 +1,46 @@
+import Testing
+import StoreEngine
+import StoreModel
+import StoreTestSupport
+
+/// Issue 16 item 13: `_storeKitErrors[].current` sets a world's default simulated errors, as Xcode
+/// does when it opens the file (`current` = `{index, type}`: the case's position in the
+/// `SKTestFailures` family's enum; see `CatalogSimulatedErrors`).
+@Suite(.removesTemporaryFolders) struct CatalogSimulatedErrorTests {
+    static let errorsJSON = #""_storeKitErrors" : [ { "current" : { "index" : 1, "type" : "purchase" }, "enabled" : true, "name" : "Purchase" }, { "current" : { "index" : 2, "type" : "generic" }, "enabled" : false, "name" : "Load Products" }, { "current" : { "index" : 4, "type" : "generic" }, "enabled" : true, "name" : "Offer Code Redeem Sheet" }, { "current" : { "index" : 9, "type" : "generic" }, "enabled" : true, "name" : "App Store Sync" }, { "current" : { "index" : 0, "type" : "mystery" }, "enabled" : true, "name" : "App Transaction" }, { "current" : null, "enabled" : true, "name" : "Subscription Status" } ], "_locale""#
+
+    func makeErrorStore() async throws -> AppStore {
+        let json = testCatalogJSON.replacingOccurrences(of: #""_locale""#, with: Self.errorsJSON)
+        let app = try StoreApp(bundleId: testBundle, appAppleId: 1_234_567_890, environment: .sandbox, name: "Test", catalogJSON: json)
+        return try await makeStore(apps: [app])
+    }
+
+    @Test func currentErrorsOfEnabledEntriesAreTheWorldsDefaults() async throws {
+        let store = try await makeErrorStore()
+        let settings = try await store.worldInfo(world).settings
+        // Purchase: index 1 of Product.PurchaseError; Offer Code Redeem Sheet: index 4 of StoreKitError.
+        // The disabled entry, the out-of-range index, the unknown type and the null choice set nothing.
+        #expect(settings.simulatedErrors == ["Purchase": "productUnavailable", "Offer Code Redeem Sheet": "notAvailableInStorefront"])
+        let request = PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "ana")
+        #expect(await storeCode { _ = try await store.purchase(request) } == "productUnavailable")
+
+        // The test clears it as with setSimulatedError(nil, forAPI:); a reset goes back to the file.
+        _ = try await store.setSimulatedError(api: "Purchase", error: nil, world: world)
+        #expect(await storeCode { _ = try await store.purchase(request) } == nil)
+        _ = try await store.resetWorld(world)
+        #expect(await storeCode { _ = try await store.purchase(request) } == "productUnavailable")
+        // A new world starts from the file too.
+        let other = try await store.createWorld("other")
+        #expect(other.settings.simulatedErrors["Purchase"] == "productUnavailable")
+    }
+
+    @Test func theMappingFollowsEachFamilysDeclarationOrder() {
+        func error(_ index: Int, _ type: String, enabled: Bool = true) -> String? {
+            CatalogSimulatedErrors.error(of: StoreKitErrorSetting(name: "Purchase", enabled: enabled, current: .init(index: index, type: type)))
+        }
+        #expect(error(0, "generic") == "unknown" && error(1, "generic") == "userCancelled" && error(6, "generic") == "unsupported")
+        #expect(error(0, "verification") == "revokedCertificate" && error(1, "refundRequest") == "failed")
+        #expect(error(7, "purchase") == "missingOfferParameters" && error(8, "purchase") == nil)
+        #expect(error(1, "purchase", enabled: false) == nil && error(-1, "generic") == nil)
+    }
+}
