@@ -89,7 +89,7 @@ struct GroupStylesPreview: View {
                 PreviewSection(id: "control-\(name)", title: "SubscriptionStoreView · .\(name)") {
                     SubscriptionStoreView(groupID: groupID)
                         .subscriptionStoreControlStyle(style)
-                        .storeButton(.visible, for: .restorePurchases, .redeemCode)
+                        .storeButton(.visible, for: .restorePurchases, .redeemCode, .policies)
                 }
             }
         }
