@@ -44,7 +44,7 @@ def test_openapi_document_is_served(catalog_store):
 
 def test_products_of_the_compat_catalog(catalog_store):
     body = ok_json(catalog_store.products(SANDBOX))
-    assert body["storefront"] == {"countryCode": "USA", "id": "143441", "currency": "USD"}
+    assert body["storefront"] == {"countryCode": "USA", "id": "143441", "currency": "USD", "locale": "en_US"}
     products = {p["id"]: p for p in body["products"]}
     assert {k: p["type"] for k, p in products.items()} == {
         CONSUMABLE: "Consumable", NON_CONSUMABLE: "Non-Consumable", NON_RENEWING: "Non-Renewable",
@@ -78,6 +78,7 @@ def test_products_for_another_storefront(catalog_store):
     body = ok_json(catalog_store.products(SANDBOX, [CONSUMABLE], storefront="FRA", locale="fr_FR"))
     assert body["storefront"]["countryCode"] == "FRA" and body["storefront"]["id"] == "143442"
     assert body["storefront"]["currency"] == "EUR" and body["products"][0]["currency"] == "EUR"
+    assert body["storefront"]["locale"] == "fr_FR"
 
 
 def test_products_errors(catalog_store):
