@@ -6,28 +6,43 @@ import StoreSigning
 /// Verifies signed data on the client, as StoreKit does on a device: the `x5c` chain up to the
 /// pinned root and the ES256 signature (StoreSigning's `JWSVerifier`, the checks Apple's
 /// `SignedDataVerifier` makes), then that it was issued for this app (bundle ID) and environment.
-struct LocalVerifier: Sendable {
+/// Public so a tool can verify signed data from a store the same way without a connection (the
+/// benchmark does).
+public struct LocalVerifier: Sendable {
     let jws: JWSVerifier
     let bundleID: String
     let environment: String
     let logger: Logger
 
-    /// Signed data that cannot be decoded at all, so there is no value to call `.unverified`.
-    struct Undecodable: Error, CustomStringConvertible {
-        var reason: String
-        var description: String { reason }
+    init(jws: JWSVerifier, bundleID: String, environment: String, logger: Logger) {
+        self.jws = jws
+        self.bundleID = bundleID
+        self.environment = environment
+        self.logger = logger
     }
 
-    func transaction(_ compact: String) throws(Undecodable) -> VerificationResult<Transaction> {
+    /// Trusts `rootCertificateDER` and accepts data for `bundleID` in `environment`.
+    public init(rootCertificateDER: [UInt8], bundleID: String, environment: AppStore.Environment) throws {
+        self.init(jws: try JWSVerifier(rootCertificateDER: rootCertificateDER), bundleID: bundleID, environment: environment.rawValue,
+                  logger: OpenStoreKit.logger)
+    }
+
+    /// Signed data that cannot be decoded at all, so there is no value to call `.unverified`.
+    public struct Undecodable: Error, CustomStringConvertible {
+        public var reason: String
+        public var description: String { reason }
+    }
+
+    public func transaction(_ compact: String) throws(Undecodable) -> VerificationResult<Transaction> {
         try verify(compact, decode: Transaction.init(payloadJSON:jws:), bundleID: { $0.appBundleID }, environment: { $0.environment.rawValue })
     }
 
-    func renewalInfo(_ compact: String) throws(Undecodable) -> VerificationResult<Product.SubscriptionInfo.RenewalInfo> {
+    public func renewalInfo(_ compact: String) throws(Undecodable) -> VerificationResult<Product.SubscriptionInfo.RenewalInfo> {
         try verify(compact, decode: Product.SubscriptionInfo.RenewalInfo.init(payloadJSON:jws:), bundleID: { _ in nil },
                    environment: { $0.environment.rawValue })
     }
 
-    func appTransaction(_ compact: String) throws(Undecodable) -> VerificationResult<AppTransaction> {
+    public func appTransaction(_ compact: String) throws(Undecodable) -> VerificationResult<AppTransaction> {
         try verify(compact, decode: AppTransaction.init(payloadJSON:jws:), bundleID: { $0.bundleID }, environment: { $0.environment.rawValue })
     }
 

@@ -24,8 +24,19 @@ public final class StoreConnection: Sendable {
         var logger = Logger(label: "OpenStoreKit")
         logger[metadataKey: "store"] = "\(configuration.store.absoluteString)"
         self.logger = logger
-        self.http = HTTPClient.shared
+        self.http = Self.sharedHTTP
     }
+
+    /// One HTTP client for every connection of the process, never shut down (like
+    /// `HTTPClient.shared`), with a short connect timeout so a store that is down is reported in
+    /// seconds, and room for many open `Transaction.updates` feeds to one store (each holds a
+    /// connection; AsyncHTTPClient's default of 8 per host would make the ninth request wait).
+    static let sharedHTTP: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(3))
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 256
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
 
     // MARK: Addresses
 
@@ -107,8 +118,9 @@ public final class StoreConnection: Sendable {
         _ = try await start()
     }
 
-    /// The verifier for signed data from this store (after connecting).
-    func verifier() async throws -> LocalVerifier { try await start().verifier }
+    /// The verifier for signed data from this store (connecting first if needed): verify a JWS
+    /// that reached the app some other way exactly as StoreKit's own calls are verified.
+    public func verifier() async throws -> LocalVerifier { try await start().verifier }
 
     // MARK: HTTP
 

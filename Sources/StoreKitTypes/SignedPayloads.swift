@@ -43,14 +43,15 @@ extension Transaction {
         appAccountToken = payload.appAccountToken.flatMap(UUID.init(uuidString:))
         environment = AppStore.Environment(rawValue: payload.environment.rawValue)
         reason = Reason(rawValue: payload.transactionReason.rawValue)
-        storefront = Storefront(id: payload.storefrontId, countryCode: payload.storefront, currency: Locale.Currency(payload.currency))
+        let currency = Locale.Currency(payload.currency)
+        storefront = Storefront(id: payload.storefrontId, countryCode: payload.storefront, currency: currency)
         offer = payload.offerType.map {
             Offer(id: payload.offerIdentifier, type: OfferType(rawValue: $0.rawValue),
                   paymentMode: payload.offerDiscountType.map { Offer.PaymentMode(rawValue: $0.rawValue) },
                   period: payload.offerPeriod.flatMap(Product.SubscriptionPeriod.init(iso8601:)))
         }
         price = Decimal(payload.price) / 1000
-        currency = Locale.Currency(payload.currency)
+        self.currency = currency
         signedDate = Date(milliseconds: payload.signedDate)
         jsonRepresentation = json
         jwsRepresentation = jws

@@ -18,9 +18,11 @@ struct Options {
     var historyStore = 1_000_000
     /// Timed renders of each demo store page (`views`).
     var renders = 2_000
+    /// Purchases whose `Transaction.updates` latency is measured (`client`).
+    var updatePurchases = 2_000
 
     static let usage = """
-        usage: openstore-bench [--quick] [--only sign,bare,healthz,purchase,lifecycle,history,notifications,views,startup|http] [--connections N]
+        usage: openstore-bench [--quick] [--only sign,bare,healthz,purchase,lifecycle,history,notifications,views,startup,client|http] [--connections N]
                                [--duration SECONDS] [--warm-up SECONDS] [--rounds N] [--customers N] [--subscribers N] [--renders N]
                                [--allow-debug]
           --quick        short smoke run (about 10 s); figures are rougher
@@ -58,6 +60,7 @@ struct Options {
                 options.signRounds = 2
                 options.signRoundSeconds = 0.2
                 options.subscribers = 5_000
+                options.updatePurchases = 200
                 options.backlog = 20_000
                 options.historyStore = 50_000
                 options.renders = 200
@@ -65,7 +68,7 @@ struct Options {
                 for name in try value(argument).split(separator: ",").map(String.init) {
                     switch name {
                     case "http": options.only.formUnion(["bare", "healthz", "purchase"])
-                    case "sign", "bare", "healthz", "purchase", "lifecycle", "history", "notifications", "views", "startup": options.only.insert(name)
+                    case "sign", "bare", "healthz", "purchase", "lifecycle", "history", "notifications", "views", "startup", "client": options.only.insert(name)
                     default: throw BenchError("unknown measurement \(name)\n\(usage)")
                     }
                 }

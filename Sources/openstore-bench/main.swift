@@ -70,7 +70,7 @@ if options.wantsHTTP {
         """)
     let http = HTTPBenchmark(
         connections: options.connections, warmUp: options.warmUp, duration: options.duration,
-        rounds: options.rounds, customers: options.customers, only: options.only.subtracting(["sign", "lifecycle", "history", "notifications", "views", "startup"]))
+        rounds: options.rounds, customers: options.customers, only: options.only.subtracting(["sign", "lifecycle", "history", "notifications", "views", "startup", "client"]))
     do {
         let figures = try await http.run(log: { say("  " + $0) })
         if let bare = figures.bare {
@@ -248,6 +248,41 @@ if options.wants("startup") {
         }
     } catch {
         say("startup benchmark failed: \(error)")
+        failed = true
+    }
+}
+
+if options.wants("client") {
+    say("""
+
+        client (OpenStoreKit): VerificationResult from a JWS on one thread (\(options.signRounds) alternating rounds of \(options.signRoundSeconds) s, best kept) \
+        beside raw P-256 verify of the same signing input and Apple's Python SignedDataVerifier;
+        update latency: \(options.updatePurchases) purchases answered on one connection, each timed to its Transaction.updates event on another.
+        """)
+    do {
+        let c = try await ClientBenchmark(
+            meter: RateMeter(rounds: options.signRounds, roundSeconds: options.signRoundSeconds),
+            purchases: options.updatePurchases, pythonSeconds: options.quick ? 1 : 3
+        ).run(log: { say("  " + $0) })
+        report.add(.init(figure: "raw P-256 verify of the JWS signing input", measured: "\(Report.rate(c.rawVerify)) verify/s"))
+        report.add("client VerificationResult from a JWS", c.clientVerify, unit: "verify/s", limitName: "raw verify", limit: c.rawVerify, atLeast: 0.8)
+        if let python = c.python {
+            report.add(.init(figure: "Apple's Python SignedDataVerifier", measured: "\(Report.rate(python)) verify/s"))
+            report.add("client verify vs Apple's Python verifier", c.clientVerify, unit: "verify/s", limitName: "Python", limit: python, atLeast: 20)
+        } else {
+            report.add(.init(figure: "Apple's Python SignedDataVerifier", measured: "n/a", limit: c.pythonNote))
+        }
+        let ms = { (value: Double) in String(format: "%.3f ms", value) }
+        report.add(.init(
+            figure: "purchase round trip p50 / p99", measured: ms(ClientBenchmark.percentile(c.purchaseRoundTrips, 0.5)) + " / "
+                + ms(ClientBenchmark.percentile(c.purchaseRoundTrips, 0.99))))
+        let p99 = ClientBenchmark.percentile(c.latencies, 0.99)
+        report.add(.init(
+            figure: "Transaction.updates latency p50 / p99", measured: ms(ClientBenchmark.percentile(c.latencies, 0.5)) + " / " + ms(p99),
+            limit: "after the purchase's answer (\(c.arrivedFirst) of \(c.latencies.count) arrived first)", ratio: "",
+            target: "p99 ≤ 5 ms", met: p99 <= 5 ? "yes" : "NO"))
+    } catch {
+        say("client benchmark failed: \(error)")
         failed = true
     }
 }
