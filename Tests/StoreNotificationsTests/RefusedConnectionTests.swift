@@ -1,11 +1,12 @@
 import Foundation
 import StoreNotifications
+import StoreTestSupport
 import Testing
 @testable import StoreEngine
 
 /// A receiver whose port refuses connections is a SOCKET_ISSUE at once (issue 16 §14), not a
 /// failure recorded only when the delivery timeout ends.
-@Suite("Refused connections", .serialized)
+@Suite("Refused connections", .serialized, .removesTemporaryFolders)
 struct RefusedConnectionTests {
     @Test("a refused connection is recorded as SOCKET_ISSUE without waiting for the timeout")
     func refusedIsImmediate() async throws {
