@@ -25,6 +25,10 @@ extension ManagePages {
         var messages: [StoreMessage]
         var family: FamilyMembership
         var nowMs: Int64
+        /// Product ID → display name in the customer's locale (catalog text: always escaped).
+        var names: [String: String] = [:]
+
+        func name(_ productId: String) -> String { names[productId] ?? productId }
     }
 
     func customerData(_ query: ManageQuery) async throws -> CustomerData {
@@ -33,7 +37,8 @@ extension ManagePages {
         let page = max(0, Int(query["page"] ?? "0") ?? 0)
         let world = query.world
         let record = try await store.customer(customer, world: world)
-        return CustomerData(
+        let locale = record?.locale ?? app.catalog.settings.locale
+        var data = CustomerData(
             customer: customer, storefront: record?.storefront, locale: record?.locale, app: app,
             history: try await store.customerHistory(bundleId: app.bundleId, customer: customer, world: world, offset: page * Self.pageSize, limit: Self.pageSize),
             statuses: try await store.subscriptionStatuses(bundleId: app.bundleId, customer: customer, world: world),
@@ -43,6 +48,8 @@ extension ManagePages {
             messages: try await store.allMessages(bundleId: app.bundleId, customer: customer, world: world),
             family: try await store.family(of: customer, world: world),
             nowMs: try await store.nowMs(world))
+        data.names = Dictionary(app.catalog.products.map { ($0.id, $0.localization(for: locale)?.displayName ?? $0.id) }, uniquingKeysWith: { first, _ in first })
+        return data
     }
 
     func customer(_ query: ManageQuery) async throws -> Response {
@@ -106,8 +113,8 @@ extension ManagePages {
             let id = latest.transactionId
             html.element("section", [("class", "mg-card"), ("aria-label", "Subscription \(item.originalTransactionId)")]) {
                 html.element("h3") {
-                    html.element("bdi", text: latest.productId)
-                    html.text(" ")
+                    html.element("bdi", text: data.name(latest.productId))
+                    html.element("span", [("class", "mg-muted")], text: " (\(latest.productId)) ")
                     html.element("span", [("class", "mg-badge mg-state-\(state)")], text: title)
                 }
                 fields(html, [
@@ -172,7 +179,8 @@ extension ManagePages {
                 html.element("li", [("class", "mg-card")]) {
                     html.element("p") {
                         html.element("strong", text: item.kind == .askToBuy ? "Ask to Buy: " : "Interrupted: ")
-                        html.element("bdi", text: item.request.productId)
+                        html.element("bdi", text: data.name(item.request.productId))
+                        html.text(" (\(item.request.productId))")
                     }
                     fields(html, [("Request", item.id), ("Since", dateTime(item.createdMs)), ("Quantity", String(item.request.quantity))])
                     if item.kind == .askToBuy {
@@ -199,13 +207,13 @@ extension ManagePages {
             let revoked = t.revocationDate != nil
             html.element("article", [("class", "mg-card"), ("aria-labelledby", "mg-t-\(t.transactionId)")]) {
                 html.element("h3", [("id", "mg-t-\(t.transactionId)")]) {
-                    html.element("bdi", text: t.productId)
+                    html.element("bdi", text: data.name(t.productId))
                     html.text(" · \(t.transactionId)")
                     if t.transactionId != t.originalTransactionId { html.element("span", [("class", "mg-muted")], text: " (renewal of \(t.originalTransactionId))") }
                     if revoked { html.element("span", [("class", "mg-badge mg-state-revoked")], text: " Revoked") }
                 }
                 fields(html, [
-                    ("Purchased", dateTime(t.purchaseDate)), ("Expires", t.expiresDate.map { dateTime($0) }), ("Type", t.type.rawValue),
+                    ("Product", t.productId), ("Purchased", dateTime(t.purchaseDate)), ("Expires", t.expiresDate.map { dateTime($0) }), ("Type", t.type.rawValue),
                     ("Price", "\(ManageActions.milliunits(t.price)) \(t.currency)"), ("Storefront", t.storefront), ("Reason", t.transactionReason.rawValue),
                     ("Ownership", t.inAppOwnershipType.rawValue), ("Offer", t.offerType.map { "type \($0.rawValue) \(t.offerIdentifier ?? "")" }),
                     ("appAccountToken", t.appAccountToken), ("Upgraded", t.isUpgraded.map { $0 ? "yes" : "no" }),

@@ -15,8 +15,9 @@ extension ManagePages {
         let last = events.first?.seq ?? 0
         return ManageDocument.page("Events of \(query.world)", query, section: .events) { html in
             html.element("h1", [("class", "sk-section-title")], text: "Events")
-            html.element("p", [("class", "mg-muted"), ("id", "mg-live"), ("role", "status")]) {
-                html.text("The newest 200 events of the world. ")
+            html.element("p", [("class", "mg-muted")]) {
+                html.element("span", [("id", "mg-live"), ("role", "status")], text: "The newest 200 events of the world.")
+                html.text(" ")
                 html.element("a", [("href", query.url("events"))], text: "Refresh")
             }
             html.element("div", [("class", "mg-scroll")]) {
