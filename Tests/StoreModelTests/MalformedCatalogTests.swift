@@ -119,6 +119,13 @@ struct MalformedCatalogTests {
         }
     }
 
+    /// A number too large for a date is a fault, not an infinite date that could not be written back.
+    @Test func anInfiniteDateIsAFault() {
+        #expect(TestSupport.faults(#"{"settings": {"_lastSynchronizedDate": 1e400}}"#) == [
+            CatalogFault(path: "settings._lastSynchronizedDate", message: "expected a finite number, found 1e400"),
+        ])
+    }
+
     @Test func outOfRangeCounts() {
         let json = """
         {"subscriptionGroups": [{"id": "G", "subscriptions": [{"productID": "s", "type": "RecurringSubscription",

@@ -669,6 +669,10 @@ struct CatalogParser {
             mismatch("a number", value, path)
             return nil
         }
+        guard number.isFinite else {  // 1e400: no date, and nothing JSON could write back
+            fault(path, "expected a finite number, found \(raw)")
+            return nil
+        }
         return number
     }
 
