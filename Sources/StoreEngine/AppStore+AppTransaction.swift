@@ -1,5 +1,6 @@
 import Foundation
 import StoreModel
+import StoreSigning
 import StoreStorage
 
 /// What a customer may change about their copy of an app, to reproduce cases such as WWDC22's
@@ -8,10 +9,14 @@ public struct AppTransactionChange: Sendable {
     public var originalApplicationVersion: String?
     public var originalPurchaseDate: Int64?
     public var applicationVersion: String?
-    public init(originalApplicationVersion: String? = nil, originalPurchaseDate: Int64? = nil, applicationVersion: String? = nil) {
+    /// `preorderDate` in ms for a customer who pre-ordered the app; 0 clears it.
+    public var preorderDate: Int64?
+    public init(originalApplicationVersion: String? = nil, originalPurchaseDate: Int64? = nil, applicationVersion: String? = nil,
+                preorderDate: Int64? = nil) {
         self.originalApplicationVersion = originalApplicationVersion
         self.originalPurchaseDate = originalPurchaseDate
         self.applicationVersion = applicationVersion
+        self.preorderDate = preorderDate
     }
 }
 
@@ -21,7 +26,15 @@ extension AppStore {
         let app = try app(bundleId)
         let world = try await self.world(world)
         let record = try await world.appTransaction(app: app, customer: customer, change: nil)
-        return try sign(record, app: app, nowMs: await world.nowMs())
+        let preorder = try await world.preorderMs(CustomerKey(bundleId: app.bundleId, customer: customer))
+        return try sign(record, app: app, nowMs: await world.nowMs(), preorderMs: preorder)
+    }
+
+    /// The customer's device verification identifier (`identifierForVendor` of their device), for
+    /// checking `deviceVerification` as an app does.
+    public func deviceVerificationID(customer: String, world: String = AppStore.defaultWorld) async throws -> String {
+        _ = try await self.world(world)
+        return DeviceVerification.identifier(world: world, customer: customer)
     }
 
     public func updateAppTransaction(bundleId: String, customer: String, change: AppTransactionChange, world: String = AppStore.defaultWorld) async throws -> Signed<AppTransactionPayload> {
@@ -33,11 +46,12 @@ extension AppStore {
         }
         let world = try await self.world(world)
         let record = try await world.appTransaction(app: app, customer: customer, change: change)
-        return try sign(record, app: app, nowMs: await world.nowMs())
+        let preorder = try await world.preorderMs(CustomerKey(bundleId: app.bundleId, customer: customer))
+        return try sign(record, app: app, nowMs: await world.nowMs(), preorderMs: preorder)
     }
 
-    func sign(_ record: AppTransactionRecord, app: StoreApp, nowMs now: Int64) throws -> Signed<AppTransactionPayload> {
-        let payload = Self.appTransactionPayload(record, app: app, nowMs: now)
+    func sign(_ record: AppTransactionRecord, app: StoreApp, nowMs now: Int64, preorderMs: Int64? = nil) throws -> Signed<AppTransactionPayload> {
+        let payload = Self.appTransactionPayload(record, app: app, nowMs: now, preorderMs: preorderMs)
         return Signed(jws: signer.sign(payloadJSON: payload.jsonBytes), payload: payload)
     }
 }
@@ -52,6 +66,7 @@ extension World {
             if let version = change.originalApplicationVersion { record.originalApplicationVersion = version }
             if let version = change.applicationVersion { record.applicationVersion = version }
             if let date = change.originalPurchaseDate { record.originalPurchaseMs = date }
+            if let preorder = change.preorderDate { try await setPreorder(preorder, key: key, record: record, batch: &batch) }
             appTransactions[key] = record
             batch.appTransactions.removeAll { $0.customer == customer && $0.bundleId == app.bundleId }
             batch.appTransactions.append(record)

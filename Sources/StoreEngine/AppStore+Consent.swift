@@ -1,5 +1,6 @@
 import Foundation
 import StoreModel
+import StoreSigning
 import StoreStorage
 
 /// `RESCIND_CONSENT` (App Store Server Notifications, November 4, 2025): the customer, or their
@@ -14,16 +15,21 @@ extension AppStore {
         let app = try app(bundleId)
         let world = try await self.world(world)
         let record = try await world.rescindConsent(app: app, customer: customer)
-        return try sign(record, app: app, nowMs: await world.nowMs())
+        let preorder = try await world.preorderMs(CustomerKey(bundleId: app.bundleId, customer: customer))
+        return try sign(record, app: app, nowMs: await world.nowMs(), preorderMs: preorder)
     }
 
-    /// The app transaction as Apple's verifier decodes it, dated `nowMs`.
-    static func appTransactionPayload(_ record: AppTransactionRecord, app: StoreApp, nowMs now: Int64) -> AppTransactionPayload {
-        AppTransactionPayload(
+    /// The app transaction as Apple's verifier decodes it, dated `nowMs`: a fresh nonce each time,
+    /// and `deviceVerification` computed from it and the customer's device verification ID.
+    static func appTransactionPayload(_ record: AppTransactionRecord, app: StoreApp, nowMs now: Int64, preorderMs: Int64? = nil) -> AppTransactionPayload {
+        let nonce = UUID().uuidString.lowercased()
+        let device = DeviceVerification.identifier(world: record.world, customer: record.customer)
+        return AppTransactionPayload(
             receiptType: app.environment, appAppleId: app.appAppleId, bundleId: app.bundleId,
             applicationVersion: record.applicationVersion, receiptCreationDate: now, requestDate: now,
             originalPurchaseDate: record.originalPurchaseMs, originalApplicationVersion: record.originalApplicationVersion,
-            deviceVerificationNonce: UUID().uuidString.lowercased(), appTransactionId: record.appTransactionId,
+            deviceVerification: DeviceVerification.value(nonce: nonce, deviceId: device),
+            deviceVerificationNonce: nonce, preorderDate: preorderMs, appTransactionId: record.appTransactionId,
             originalPlatform: PurchasePlatform(rawValue: record.originalPlatform) ?? .iOS, signedDate: now)
     }
 }

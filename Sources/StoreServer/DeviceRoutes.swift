@@ -66,6 +66,9 @@ struct DeviceRoutes {
         var name: String?
         var storefront: String?
         var locale: String?
+        /// The customer's device verification identifier (`identifierForVendor`), to check
+        /// `AppTransaction.deviceVerification` with; read-only.
+        var deviceVerificationID: String?
     }
 
     func getCustomer(_ context: BasicRequestContext) async throws -> Response {
@@ -73,7 +76,8 @@ struct DeviceRoutes {
         guard let record = try await store.customer(name, world: try context.world()) else {
             throw StoreError.customerNotFound("no customer named \(name)")
         }
-        return try JSONResponse.ok(CustomerBody(name: record.name, storefront: record.storefront, locale: record.locale))
+        let device = try await store.deviceVerificationID(customer: name, world: try context.world())
+        return try JSONResponse.ok(CustomerBody(name: record.name, storefront: record.storefront, locale: record.locale, deviceVerificationID: device))
     }
 
     func putCustomer(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -81,7 +85,8 @@ struct DeviceRoutes {
         let body = try await request.decodeJSON(CustomerBody.self)
         let record = try await store.saveCustomer(
             try context.pathValue("customer"), storefront: body.storefront, locale: body.locale, world: try context.world())
-        return try JSONResponse.ok(CustomerBody(name: record.name, storefront: record.storefront, locale: record.locale))
+        let device = try await store.deviceVerificationID(customer: record.name, world: try context.world())
+        return try JSONResponse.ok(CustomerBody(name: record.name, storefront: record.storefront, locale: record.locale, deviceVerificationID: device))
     }
 
     struct PurchaseBody: Decodable {
@@ -182,6 +187,8 @@ struct DeviceRoutes {
         var originalApplicationVersion: String?
         var originalPurchaseDate: Int64?
         var applicationVersion: String?
+        /// `preorderDate` (ms) for a customer who pre-ordered the app; 0 clears it.
+        var preorderDate: Int64?
     }
 
     func updateAppTransaction(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -191,7 +198,8 @@ struct DeviceRoutes {
             bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"),
             change: AppTransactionChange(
                 originalApplicationVersion: body.originalApplicationVersion,
-                originalPurchaseDate: body.originalPurchaseDate, applicationVersion: body.applicationVersion),
+                originalPurchaseDate: body.originalPurchaseDate, applicationVersion: body.applicationVersion,
+                preorderDate: body.preorderDate),
             world: try context.world())
         return try JSONResponse.ok(AppTransactionResponse(signedAppTransaction: signed.jws, appTransaction: signed.payload))
     }
