@@ -255,7 +255,9 @@ document.querySelectorAll('*').forEach(function(e){
   }
 });
 document.querySelectorAll('img[src=x], svg, iframe, object, embed, b, i, u').forEach(function(e){
-  if (!e.closest('.sk-product-icon, .sk-plan-icon, [data-icon]')) bad.push('element from a name: ' + e.outerHTML.slice(0, 120));
+  // The page's own symbols are inline SVG (svg.sk-symbol with its data-symbol name); names are escaped text.
+  if (!e.closest('.sk-product-icon, .sk-plan-icon, [data-icon]') && !e.matches('svg.sk-symbol[data-symbol]'))
+    bad.push('element from a name: ' + e.outerHTML.slice(0, 120));
 });
 return {pwned: typeof window.__pwned === 'undefined' ? null : String(window.__pwned), scripts: own.length, bad: bad,
         text: document.documentElement.textContent};
