@@ -23,6 +23,12 @@ extension Transaction {
         self.init(payload, json: Data(payloadJSON), jws: jws)
     }
 
+    /// A transaction from Apple's wire payload (as the store signed it) and its JWS: how a view
+    /// layer or server code that already holds the payload makes StoreKit's value.
+    public init(payload: TransactionPayload, jws: String) {
+        self.init(payload, json: Data(payload.jsonBytes), jws: jws)
+    }
+
     package init(_ payload: TransactionPayload, json: Data, jws: String) {
         id = UInt64(payload.transactionId) ?? 0
         originalID = UInt64(payload.originalTransactionId) ?? 0
@@ -69,7 +75,15 @@ extension Transaction {
 
 extension Product.SubscriptionInfo.RenewalInfo {
     package init(payloadJSON: [UInt8], jws: String) throws {
-        let payload = try JSONDecoder().decode(RenewalInfoPayload.self, from: Data(payloadJSON))
+        self.init(payload: try JSONDecoder().decode(RenewalInfoPayload.self, from: Data(payloadJSON)), json: Data(payloadJSON), jws: jws)
+    }
+
+    /// Renewal info from Apple's wire payload and its JWS.
+    public init(payload: RenewalInfoPayload, jws: String) {
+        self.init(payload: payload, json: Data(payload.jsonBytes), jws: jws)
+    }
+
+    init(payload: RenewalInfoPayload, json: Data, jws: String) {
         originalTransactionID = UInt64(payload.originalTransactionId) ?? 0
         currentProductID = payload.productId
         willAutoRenew = payload.autoRenewStatus == .on
@@ -96,7 +110,7 @@ extension Product.SubscriptionInfo.RenewalInfo {
         eligibleWinBackOfferIDs = payload.eligibleWinBackOfferIds ?? []
         appAccountToken = payload.appAccountToken.flatMap(UUID.init(uuidString:))
         appTransactionID = payload.appTransactionId
-        jsonRepresentation = Data(payloadJSON)
+        jsonRepresentation = json
         jwsRepresentation = jws
     }
 
@@ -108,7 +122,15 @@ extension Product.SubscriptionInfo.RenewalInfo {
 
 extension AppTransaction {
     package init(payloadJSON: [UInt8], jws: String) throws {
-        let payload = try JSONDecoder().decode(AppTransactionPayload.self, from: Data(payloadJSON))
+        self.init(payload: try JSONDecoder().decode(AppTransactionPayload.self, from: Data(payloadJSON)), json: Data(payloadJSON), jws: jws)
+    }
+
+    /// An app transaction from Apple's wire payload and its JWS.
+    public init(payload: AppTransactionPayload, jws: String) {
+        self.init(payload: payload, json: Data(payload.jsonBytes), jws: jws)
+    }
+
+    init(payload: AppTransactionPayload, json: Data, jws: String) {
         appID = payload.appAppleId.map { UInt64(clamping: $0) }
         appVersionID = payload.versionExternalIdentifier.map { UInt64(clamping: $0) }
         appVersion = payload.applicationVersion
@@ -120,7 +142,7 @@ extension AppTransaction {
         appTransactionID = payload.appTransactionId
         originalPlatform = AppStore.Platform(rawValue: payload.originalPlatform.rawValue)
         signedDate = Date(milliseconds: payload.signedDate ?? payload.receiptCreationDate)
-        jsonRepresentation = Data(payloadJSON)
+        jsonRepresentation = json
         jwsRepresentation = jws
     }
 }

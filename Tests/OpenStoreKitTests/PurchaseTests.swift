@@ -89,6 +89,11 @@ import Testing
                 ])))
                 #expect(promoted.offer?.type == .promotional && promoted.offer?.id == "promo")
                 #expect(promoted.offer?.paymentMode == .payAsYouGo)
+                // A win-back offer, once that subscription lapsed too.
+                try await store.admin(.POST, "/admin/v1/worlds/\(world)/transactions/\(promoted.id)/expire")
+                let winBack = try #require(plus.subscription?.winBackOffers.first)
+                let welcomed = try #require(try await transaction(of: plus.purchase(options: [.winBackOffer(winBack)])))
+                #expect(welcomed.offer?.type == .winBack && welcomed.offer?.id == "back")
                 // A JWS offer signature that is not one: StoreKit's error name.
                 await #expect(throws: Product.PurchaseError.invalidOfferSignature) {
                     _ = try await plus.purchase(options: Set(Product.PurchaseOption.promotionalOffer("promo", compactJWS: "a.b.c")))
