@@ -2,7 +2,7 @@
 struct Options {
     var quick = false
     /// Measurements to run: `sign`, `bare`, `healthz`, `purchase` (`http` = the last three), `lifecycle`,
-    /// `history`, `notifications`, `views`, `startup`. Empty: all.
+    /// `history`, `notifications`, `views`, `startup`, `client`, `manage`. Empty: all.
     var only: Set<String> = []
     var connections = 32
     var customers = 1000
@@ -22,7 +22,7 @@ struct Options {
     var updatePurchases = 2_000
 
     static let usage = """
-        usage: openstore-bench [--quick] [--only sign,bare,healthz,purchase,lifecycle,history,notifications,views,startup,client|http] [--connections N]
+        usage: openstore-bench [--quick] [--only sign,bare,healthz,purchase,lifecycle,history,notifications,views,startup,client,manage|http] [--connections N]
                                [--duration SECONDS] [--warm-up SECONDS] [--rounds N] [--customers N] [--subscribers N] [--renders N]
                                [--allow-debug]
           --quick        short smoke run (about 10 s); figures are rougher
@@ -68,7 +68,7 @@ struct Options {
                 for name in try value(argument).split(separator: ",").map(String.init) {
                     switch name {
                     case "http": options.only.formUnion(["bare", "healthz", "purchase"])
-                    case "sign", "bare", "healthz", "purchase", "lifecycle", "history", "notifications", "views", "startup", "client": options.only.insert(name)
+                    case "sign", "bare", "healthz", "purchase", "lifecycle", "history", "notifications", "views", "startup", "client", "manage": options.only.insert(name)
                     default: throw BenchError("unknown measurement \(name)\n\(usage)")
                     }
                 }

@@ -70,7 +70,7 @@ if options.wantsHTTP {
         """)
     let http = HTTPBenchmark(
         connections: options.connections, warmUp: options.warmUp, duration: options.duration,
-        rounds: options.rounds, customers: options.customers, only: options.only.subtracting(["sign", "lifecycle", "history", "notifications", "views", "startup", "client"]))
+        rounds: options.rounds, customers: options.customers, only: options.only.subtracting(["sign", "lifecycle", "history", "notifications", "views", "startup", "client", "manage"]))
     do {
         let figures = try await http.run(log: { say("  " + $0) })
         if let bare = figures.bare {
@@ -229,6 +229,33 @@ if options.wants("views") {
         }
     } catch {
         say("views benchmark failed: \(error)")
+        failed = true
+    }
+}
+
+if options.wants("manage") {
+    say("""
+
+        manage: the web Transaction Manager's customer page for a customer with 1,000 transactions, rendered \(options.renders / 4) times \
+        (engine reads, 10 transactions signed, HTML) on one thread; beside the bare route's latency over one keep-alive connection.
+        """)
+    do {
+        let http = HTTPBenchmark(connections: 1, warmUp: options.warmUp, duration: options.duration, rounds: 1, customers: 1, only: ["bare"])
+        let bareP99 = try await http.run(log: { say("  " + $0) }).bare?.latencyMs(0.99)
+        let page = try await ManageBenchmark(renders: max(options.renders / 4, 20), warmUp: 10).run(log: { say("  " + $0) })
+        func ms(_ value: Double) -> String { String(format: "%.3f ms", value) }
+        report.add(.init(
+            figure: "manage customer page (\(page.transactions) tx) p99", measured: ms(page.p99) + " (p50 " + ms(page.p50) + ")",
+            limit: bareP99.map { "bare route p99 " + ms($0) } ?? "", ratio: bareP99.map { Report.ratio(page.p99 / $0) } ?? "",
+            target: "≤ 5.000 ms", met: page.p99 <= 5 ? "yes" : "NO"))
+        report.add(.init(
+            figure: "  weight manage customer page", measured: ViewsBenchmark.kilobytes(page.bytes), limit: "", ratio: "",
+            target: "≤ 150.0 KB", met: page.bytes <= 150 * 1024 ? "yes" : "NO"))
+        report.add(.init(
+            figure: "  external requests manage customer page", measured: "\(page.externalRequests.count)", limit: "", ratio: "",
+            target: "0", met: page.externalRequests.isEmpty ? "yes" : "NO"))
+    } catch {
+        say("manage benchmark failed: \(error)")
         failed = true
     }
 }

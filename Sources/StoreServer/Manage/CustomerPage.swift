@@ -9,7 +9,8 @@ import StoreViews
 /// transaction, pending Ask to Buy and interrupted purchases, refund requests, messages and
 /// family sharing. The Transaction Manager's actions sit beside what they act on.
 extension ManagePages {
-    static let pageSize = 20
+    /// Transactions per page: each carries its JWS (three certificates in `x5c`), so a page stays light.
+    static let pageSize = 10
 
     /// Everything the customer page shows, read through the engine.
     struct CustomerData {

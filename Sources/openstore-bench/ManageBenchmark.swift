@@ -1,0 +1,67 @@
+import Foundation
+import StoreEngine
+import StoreModel
+import StoreServer
+
+/// The web Transaction Manager's heaviest page: one customer with 1,000 transactions (a monthly
+/// Pass renewed for years, and consumables), rendered as `GET /manage/customer` renders it —
+/// engine reads, the page's transactions signed, HTML — on one thread, on a real store (SQLite).
+struct ManageBenchmark {
+    var renders: Int
+    var warmUp: Int
+    var transactions = 1_000
+
+    struct Figures {
+        var p50: Double
+        var p99: Double
+        var bytes: Int
+        var transactions: Int
+        var externalRequests: [String]
+    }
+
+    func run(log: (String) -> Void) async throws -> Figures {
+        let (server, store, cleanUp) = try await BenchServers.store()
+        do {
+            let figures = try await measure(store, log: log)
+            await server.stop()
+            await cleanUp()
+            return figures
+        } catch {
+            await server.stop()
+            await cleanUp()
+            throw error
+        }
+    }
+
+    private func measure(_ store: AppStore, log: (String) -> Void) async throws -> Figures {
+        let bundle = DemoCatalogs.backyardBirdsBundleID, customer = "bench-manage"
+        func buy(_ product: String) async throws {
+            _ = try await store.purchase(PurchaseRequest(world: AppStore.defaultWorld, bundleId: bundle, productId: product, customer: customer))
+        }
+        try await buy("com.example.backyardbirds.pass.premium")
+        _ = try await store.advanceTime(AppStore.defaultWorld, by: try DurationParser.parse("P8Y"))
+        var count = try await store.customerHistory(bundleId: bundle, customer: customer, limit: 0).total
+        while count < transactions {
+            try await buy("com.example.backyardbirds.sunflowerseeds")
+            count += 1
+        }
+        log("customer with \(count) transactions (a Pass renewed monthly for 8 years, and sunflower seeds)")
+        var html = ""
+        for _ in 0..<warmUp { html = try await ManageRendering.customerPage(store: store, customer: customer, bundleId: bundle) }
+        var nanoseconds: [UInt64] = []
+        nanoseconds.reserveCapacity(renders)
+        for _ in 0..<renders {
+            let start = DispatchTime.now().uptimeNanoseconds
+            html = try await ManageRendering.customerPage(store: store, customer: customer, bundleId: bundle)
+            nanoseconds.append(DispatchTime.now().uptimeNanoseconds - start)
+        }
+        guard html.contains("Transactions (\(count))") else { throw BenchError("the customer page does not show \(count) transactions") }
+        nanoseconds.sort()
+        func percentile(_ q: Double) -> Double { Double(nanoseconds[min(nanoseconds.count - 1, Int(Double(nanoseconds.count) * q))]) / 1e6 }
+        let figures = Figures(p50: percentile(0.5), p99: percentile(0.99), bytes: html.utf8.count, transactions: count,
+                              externalRequests: ExternalReferences(html).requests)
+        log(String(format: "customer page p50 %.3f ms, p99 %.3f ms, ", figures.p50, figures.p99) + ViewsBenchmark.kilobytes(figures.bytes)
+            + ", \(figures.externalRequests.count) external request(s)")
+        return figures
+    }
+}
