@@ -221,10 +221,13 @@ struct JWSTests {
         }
         // Seeded fuzz: random bytes changed, and random truncations. Each changed token must be
         // refused with the error its change calls for (see `expectedRefusal`); the seed is in
-        // every failure message, and OPENSTORE_FUZZ_SEED=<seed> replays a run.
+        // every failure message, and OPENSTORE_FUZZ_SEED=<seed> replays a run exactly, since the
+        // token is a fixed one (a real purchase signed by a store) rather than freshly signed.
         let seed = FuzzSeed.current()
         var generator = SplitMix64(seed: seed)
-        let original = Array(jws.utf8)
+        let fixedVerifier = try JWSVerifier(rootCertificateDER: Array(try #require(Data(base64Encoded: FuzzToken.rootDER))))
+        let original = Array(FuzzToken.jws.utf8)
+        #expect(try fixedVerifier.verify(FuzzToken.jws) == JWSInspector.payload(of: FuzzToken.jws), "the fixed token verifies")
         for round in 0..<300 {
             var bytes = original
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
@@ -233,9 +236,9 @@ struct JWSTests {
             let cut = Array(bytes.prefix(Int.random(in: 0...bytes.count, using: &generator)))
             for input in [bytes, cut] {
                 let text = String(decoding: input, as: UTF8.self)
-                let outcome = Result { () throws(JWSError) in try verifier.verify(text) }
+                let outcome = Result { () throws(JWSError) in try fixedVerifier.verify(text) }
                 if input == original {
-                    #expect(try outcome.get() == JWSInspector.payload(of: jws), "seed \(seed) round \(round): the unchanged token")
+                    #expect(try outcome.get() == JWSInspector.payload(of: FuzzToken.jws), "seed \(seed) round \(round): the unchanged token")
                 } else {
                     let expected = expectedRefusal(input, original: original)
                     switch outcome {
@@ -322,6 +325,13 @@ func expectedRefusal(_ input: [UInt8], original: [UInt8]) -> Refusal {
         return isBase64URL(parts[1]) ? .signature : .payloadBase64
     }
     return .signature
+}
+
+/// A transaction signed by an `openstore serve` store (Backyard Birds pellets, 2026-11-23), and
+/// that store's root certificate: the fuzz's fixed input.
+enum FuzzToken {
+    static let jws = "eyJhbGciOiJFUzI1NiIsIng1YyI6WyJNSUlCOERDQ0FaZWdBd0lCQWdJVkFNNExZR2xxK0JYelNJWldoc3J3MDBpR0NFY0tNQW9HQ0NxR1NNNDlCQU1DTUQ0eEZUQVRCZ05WQkFvTURFOXdaVzVUZEc5eVpVdHBkREVsTUNNR0ExVUVBd3djVDNCbGJsTjBiM0psUzJsMElFbHVkR1Z5YldWa2FXRjBaU0JEUVRBZ0Z3MHdNREF4TURFd01EQXdNREJhR0E4eU1UazVNVEl6TVRJek5UazFPVm93UERFVk1CTUdBMVVFQ2d3TVQzQmxibE4wYjNKbFMybDBNU013SVFZRFZRUUREQnBQY0dWdVUzUnZjbVZMYVhRZ1UzUnZjbVVnVTJsbmJtbHVaekJaTUJNR0J5cUdTTTQ5QWdFR0NDcUdTTTQ5QXdFSEEwSUFCSENia2d0MTNhM0N4ZXpyVXEwWFplcUZKSG1MSElpUlBKeUpmcWZFdDNqdFlESmhRdndEeVlPc3R1blNlc2QzTG9McnBETTBDTVJCQVY0Tk5SR2tleG1qY2pCd01Bd0dBMVVkRXdFQi93UUNNQUF3RGdZRFZSMFBBUUgvQkFRREFnZUFNQjBHQTFVZERnUVdCQlFKdERKRThwU1V6Zm14U29jQUd5NmlGKzJoTWpBZkJnTlZIU01FR0RBV2dCUjd0c0FoUFIydDk1QzVzNW82aFV0c3VKUjNCekFRQmdvcWhraUc5Mk5rQmdzQkJBSUZBREFLQmdncWhrak9QUVFEQWdOSEFEQkVBaUFhWDhWWnRHb0RVVFdMQUpMV3M3KytZY0oxamdIeStYQ1ppMjlMUk4zYVNRSWdTZnBEYzY1OSt0b0NSL2ZJU0hIVW1ReXExZFdVUDF5Qlg2aDZVNDNBVnY0PSIsIk1JSUI4VENDQVphZ0F3SUJBZ0lVTlBacEVibUpma2RPMlZBVDhza0tWVGxKbGJzd0NnWUlLb1pJemowRUF3SXdOakVWTUJNR0ExVUVDZ3dNVDNCbGJsTjBiM0psUzJsME1SMHdHd1lEVlFRRERCUlBjR1Z1VTNSdmNtVkxhWFFnVW05dmRDQkRRVEFnRncwd01EQXhNREV3TURBd01EQmFHQTh5TVRrNU1USXpNVEl6TlRrMU9Wb3dQakVWTUJNR0ExVUVDZ3dNVDNCbGJsTjBiM0psUzJsME1TVXdJd1lEVlFRRERCeFBjR1Z1VTNSdmNtVkxhWFFnU1c1MFpYSnRaV1JwWVhSbElFTkJNRmt3RXdZSEtvWkl6ajBDQVFZSUtvWkl6ajBEQVFjRFFnQUVCWTZZYldDRDYxWjZXMHRzWjJrSG1ZVUd5eHNlZzE1Z3AwSGdRVnFpN25rUXBzdHczQXJPNmV2ZVI5SUFvRkNLVnFoSm9qd1RmZjY1SDhUQmxxQ3dmYU40TUhZd0VnWURWUjBUQVFIL0JBZ3dCZ0VCL3dJQkFEQU9CZ05WSFE4QkFmOEVCQU1DQVFZd0hRWURWUjBPQkJZRUZIdTJ3Q0U5SGEzM2tMbXptanFGUzJ5NGxIY0hNQjhHQTFVZEl3UVlNQmFBRktYUmx3bmV1MTdoYVVMcENHdmVaeWFHcms2Tk1CQUdDaXFHU0liM1kyUUdBZ0VFQWdVQU1Bb0dDQ3FHU000OUJBTUNBMGtBTUVZQ0lRQ3BiZFllZzB2VkxGTld4R0xYYVlwUUpPczcyQzhEQndnbFRaVFNBWkdKU3dJaEFOK2Frb2dIckI1dmIvcUVzN3lhMnNnMEpmVTlyUkM0L24zT1c5T21la09kIiwiTUlJQnN6Q0NBVm1nQXdJQkFnSVZBUHFVYkhGc1YyQzBpc3JtN24vWlVUUnZhQUUzTUFvR0NDcUdTTTQ5QkFNQ01EWXhGVEFUQmdOVkJBb01ERTl3Wlc1VGRHOXlaVXRwZERFZE1Cc0dBMVVFQXd3VVQzQmxibE4wYjNKbFMybDBJRkp2YjNRZ1EwRXdJQmNOTURBd01UQXhNREF3TURBd1doZ1BNakU1T1RFeU16RXlNelU1TlRsYU1EWXhGVEFUQmdOVkJBb01ERTl3Wlc1VGRHOXlaVXRwZERFZE1Cc0dBMVVFQXd3VVQzQmxibE4wYjNKbFMybDBJRkp2YjNRZ1EwRXdXVEFUQmdjcWhrak9QUUlCQmdncWhrak9QUU1CQndOQ0FBUzl4UlVMcWNGdVg1Q2VFd2NNbnNzQ2Zna0lQWHpIenBhaFpxUC9iZFNBNmhXRDBLelljdWZEeEtZb2dJZUl2ZkZYRXU2NjlhaHJkcHJiaWtocTAzWVNvMEl3UURBUEJnTlZIUk1CQWY4RUJUQURBUUgvTUE0R0ExVWREd0VCL3dRRUF3SUJCakFkQmdOVkhRNEVGZ1FVcGRHWENkNjdYdUZwUXVrSWE5NW5Kb2F1VG8wd0NnWUlLb1pJemowRUF3SURTQUF3UlFJZ1BoUlJSS2lTaUFyREJ3c09wUGV4RFpwZGl6MFBrNVZEWi9qaTFEQjloU3dDSVFDY3ZyKzZOdVFmbFNjbzRlR09ZZGt3QXJjNEQvaTVVZ09PbVlTWDl6dTdiQT09Il19.eyJ0cmFuc2FjdGlvbklkIjoiMjAwMDAwMDAwMDAwMDAwMiIsIm9yaWdpbmFsVHJhbnNhY3Rpb25JZCI6IjIwMDAwMDAwMDAwMDAwMDIiLCJidW5kbGVJZCI6ImNvbS5leGFtcGxlLmJhY2t5YXJkYmlyZHMiLCJwcm9kdWN0SWQiOiJjb20uZXhhbXBsZS5iYWNreWFyZGJpcmRzLnBlbGxldHMiLCJwdXJjaGFzZURhdGUiOjE3OTU0MTAyNTgxMzksIm9yaWdpbmFsUHVyY2hhc2VEYXRlIjoxNzk1NDEwMjU4MTM5LCJxdWFudGl0eSI6MSwidHlwZSI6IkNvbnN1bWFibGUiLCJpbkFwcE93bmVyc2hpcFR5cGUiOiJQVVJDSEFTRUQiLCJzaWduZWREYXRlIjoxNzk1NDEwMjU4MTQxLCJlbnZpcm9ubWVudCI6IlNhbmRib3giLCJzdG9yZWZyb250IjoiVVNBIiwic3RvcmVmcm9udElkIjoiMTQzNDQxIiwidHJhbnNhY3Rpb25SZWFzb24iOiJQVVJDSEFTRSIsImN1cnJlbmN5IjoiVVNEIiwicHJpY2UiOjk5MCwiYXBwVHJhbnNhY3Rpb25JZCI6IjIwMDAwMDAwMDAwMDAwMDEifQ.SPcGyv9gISpguc60_Gtvgd2yoE5VswRkw2pWN6ulNLNrcQm7NR8UDSrsf1qKwpr5L1aHJSMadW8kHCSwrbP-HA"
+    static let rootDER = "MIIBszCCAVmgAwIBAgIVAPqUbHFsV2C0isrm7n/ZUTRvaAE3MAoGCCqGSM49BAMCMDYxFTATBgNVBAoMDE9wZW5TdG9yZUtpdDEdMBsGA1UEAwwUT3BlblN0b3JlS2l0IFJvb3QgQ0EwIBcNMDAwMTAxMDAwMDAwWhgPMjE5OTEyMzEyMzU5NTlaMDYxFTATBgNVBAoMDE9wZW5TdG9yZUtpdDEdMBsGA1UEAwwUT3BlblN0b3JlS2l0IFJvb3QgQ0EwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAAS9xRULqcFuX5CeEwcMnssCfgkIPXzHzpahZqP/bdSA6hWD0KzYcufDxKYogIeIvfFXEu669ahrdprbikhq03YSo0IwQDAPBgNVHRMBAf8EBTADAQH/MA4GA1UdDwEB/wQEAwIBBjAdBgNVHQ4EFgQUpdGXCd67XuFpQukIa95nJoauTo0wCgYIKoZIzj0EAwIDSAAwRQIgPhRRRKiSiArDBwsOpPexDZpdiz0Pk5VDZ/ji1DB9hSwCIQCcvr+6NuQflSco4eGOYdkwArc4D/i5UgOOmYSX9zu7bA=="
 }
 
 /// A small deterministic generator (SplitMix64), so a failing fuzz run can be replayed from its seed.
