@@ -28,6 +28,7 @@ struct ServerAPIRoutes {
         let api = router.group("inApps").add(middleware: ServerAPIErrorMiddleware())
         ServerAPINotificationRoutes(store: store, gateway: gateway).register(on: api)
         ServerAPISubscriptionRoutes(store: store, gateway: gateway).register(on: api)
+        ServerAPIRetentionRoutes(store: store, gateway: gateway).register(on: api)
         for version in TransactionHistoryVersion.allCases {
             api.get("\(version.rawValue)/history/:transactionId") { request, context in
                 try await authenticated(request) { caller in

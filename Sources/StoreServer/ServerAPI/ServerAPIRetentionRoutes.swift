@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import StoreEngine
+
+/// The Retention Messaging API (`/inApps/v1/messaging/…`), as Apple's `AppStoreServerAPIClient`
+/// calls it; Apple's contract, documented in docs/server-api.md. The performance test is not served.
+struct ServerAPIRetentionRoutes {
+    let store: AppStore
+    let gateway: ServerAPIGateway
+
+    /// Largest image upload read (Apple publishes no limit we could find).
+    static let maxImageBytes = 5 * 1024 * 1024
+
+    func register(on api: RouterGroup<BasicRequestContext>) {
+        let messaging = api.group("v1/messaging")
+        messaging.get("image/list") { request, _ in
+            try AppleJSON.ok(try await store.retentionImages(caller: try await caller(request)))
+        }
+        messaging.put("image/:imageIdentifier") { request, context in
+            let caller = try await caller(request)
+            let png = try await Self.body(of: request, limit: Self.maxImageBytes)
+            try await store.uploadRetentionImage(
+                try context.path("imageIdentifier"), png: png, imageSize: request.uri.queryParameters["imageSize"].map(String.init), caller: caller)
+            return AppleJSON.empty(.ok)
+        }
+        messaging.delete("image/:imageIdentifier") { request, context in
+            try await store.deleteRetentionImage(try context.path("imageIdentifier"), caller: try await caller(request))
+            return AppleJSON.empty(.ok)
+        }
+        messaging.get("message/list") { request, _ in
+            try AppleJSON.ok(try await store.retentionMessages(caller: try await caller(request)))
+        }
+        messaging.put("message/:messageIdentifier") { request, context in
+            let caller = try await caller(request)
+            try await store.uploadRetentionMessage(
+                try context.path("messageIdentifier"), body: try await ServerAPINotificationRoutes.body(of: request), caller: caller)
+            return AppleJSON.empty(.ok)
+        }
+        messaging.delete("message/:messageIdentifier") { request, context in
+            try await store.deleteRetentionMessage(try context.path("messageIdentifier"), caller: try await caller(request))
+            return AppleJSON.empty(.ok)
+        }
+        messaging.get("default/:productId/:locale") { request, context in
+            try AppleJSON.ok(try await store.defaultMessage(
+                productId: try context.path("productId"), locale: try context.path("locale"), caller: try await caller(request)))
+        }
+        messaging.put("default/:productId/:locale") { request, context in
+            let caller = try await caller(request)
+            try await store.configureDefaultMessage(
+                productId: try context.path("productId"), locale: try context.path("locale"),
+                body: try await ServerAPINotificationRoutes.body(of: request), caller: caller)
+            return AppleJSON.empty(.ok)
+        }
+        messaging.delete("default/:productId/:locale") { request, context in
+            try await store.deleteDefaultMessage(
+                productId: try context.path("productId"), locale: try context.path("locale"), caller: try await caller(request))
+            return AppleJSON.empty(.ok)
+        }
+        messaging.get("realtime/url") { request, _ in
+            try AppleJSON.ok(try await store.realtimeURL(caller: try await caller(request)))
+        }
+        messaging.put("realtime/url") { request, _ in
+            let caller = try await caller(request)
+            try await store.configureRealtimeURL(body: try await ServerAPINotificationRoutes.body(of: request), caller: caller)
+            return AppleJSON.empty(.ok)
+        }
+        messaging.delete("realtime/url") { request, _ in
+            try await store.deleteRealtimeURL(caller: try await caller(request))
+            return AppleJSON.empty(.ok)
+        }
+    }
+
+    private func caller(_ request: Request) async throws -> ServerAPICaller {
+        try await gateway.authenticate(authorization: request.headers[.authorization])
+    }
+
+    static func body(of request: Request, limit: Int) async throws -> Data {
+        var buffer = ByteBuffer()
+        for try await chunk in request.body {
+            var chunk = chunk
+            guard buffer.readableBytes + chunk.readableBytes <= limit else { throw AppleBodyTooLarge() }
+            buffer.writeBuffer(&chunk)
+        }
+        return Data(buffer.readableBytesView)
+    }
+}
+
+extension BasicRequestContext {
+    /// A path segment, percent-decoded.
+    fileprivate func path(_ name: String) throws -> String {
+        let raw = parameters.get(name) ?? ""
+        return raw.removingPercentEncoding ?? raw
+    }
+}
