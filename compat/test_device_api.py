@@ -151,18 +151,30 @@ def test_demo_catalogs(demo_store):
 
 # -- customers ---------------------------------------------------------------------------------
 
+def customer_fields(r) -> dict:
+    """A customer answer without its `deviceVerificationID` (AppStore.deviceVerificationID, a
+    lowercase UUID of the customer's device), which is checked here and returned apart."""
+    body = dict(ok_json(r))
+    device = body.pop("deviceVerificationID")
+    assert isinstance(device, str) and str(uuid.UUID(device)) == device, device
+    return body
+
+
 def test_customer_put_get(catalog_store):
     name = new_customer()
     assert_error(catalog_store.customer(name), 404, "customerNotFound")
-    assert ok_json(catalog_store.put_customer(name, storefront="FRA", locale="fr_FR")) == {
+    assert customer_fields(catalog_store.put_customer(name, storefront="FRA", locale="fr_FR")) == {
         "name": name, "storefront": "FRA", "locale": "fr_FR"}
-    assert ok_json(catalog_store.customer(name)) == {"name": name, "storefront": "FRA", "locale": "fr_FR"}
+    assert customer_fields(catalog_store.customer(name)) == {"name": name, "storefront": "FRA", "locale": "fr_FR"}
     assert ok_json(catalog_store.put_customer(name, locale="en_GB"))["storefront"] == "FRA"
+    # One device per customer: the ID stays the same across reads and updates.
+    assert len({ok_json(catalog_store.customer(name))["deviceVerificationID"] for _ in range(2)}
+               | {ok_json(catalog_store.put_customer(name, locale="fr_FR"))["deviceVerificationID"]}) == 1
 
 
 def test_customer_defaults_and_bad_storefront(catalog_store):
     name = new_customer()
-    assert ok_json(catalog_store.put_customer(name)) == {"name": name, "storefront": "USA", "locale": "en_US"}
+    assert customer_fields(catalog_store.put_customer(name)) == {"name": name, "storefront": "USA", "locale": "en_US"}
     assert_error(catalog_store.put_customer(new_customer(), storefront="XYZ"), 400, "invalidStorefront")
     assert_error(catalog_store.put(f"/storekit/v1/customers/{new_customer()}", raw=b"{not json"), 400, "malformedRequest")
 
@@ -170,7 +182,7 @@ def test_customer_defaults_and_bad_storefront(catalog_store):
 def test_first_purchase_creates_the_customer(catalog_store):
     name = new_customer()
     catalog_store.buy(SANDBOX, CONSUMABLE, name)
-    assert ok_json(catalog_store.customer(name)) == {"name": name, "storefront": "USA", "locale": "en_US"}
+    assert customer_fields(catalog_store.customer(name)) == {"name": name, "storefront": "USA", "locale": "en_US"}
 
 
 # -- purchases ---------------------------------------------------------------------------------

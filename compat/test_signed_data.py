@@ -130,7 +130,9 @@ def test_auto_renewable_yearly_calendar_period(catalog_app):
 def test_storefront_of_the_customer(catalog_app):
     customer = new_customer()
     r = catalog_app.store.put_customer(customer, storefront="FRA", locale="fr_FR")
-    assert ok_json(r) == {"name": customer, "storefront": "FRA", "locale": "fr_FR"}
+    body = ok_json(r)
+    assert {k: v for k, v in body.items() if k != "deviceVerificationID"} == {"name": customer, "storefront": "FRA", "locale": "fr_FR"}
+    assert str(uuid.UUID(body["deviceVerificationID"])) == body["deviceVerificationID"]
     buy_and_check(catalog_app, NON_CONSUMABLE, customer, storefront="FRA")
 
 
