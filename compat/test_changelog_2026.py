@@ -78,7 +78,8 @@ def test_monthly_plan_with_12_month_commitment_decodes_with_apples_verifier(tmp_
         assert after.autoRenewStatus == AutoRenewStatus.ON
         assert after.commitmentInfo.commitmentAutoRenewStatus == AutoRenewStatus.OFF
 
-        decoded = [verifier.verify_and_decode_notification(p) for p in receiver.wait_for(3)]
+        # Deliveries may arrive in any order; the events' order is their signedDate's.
+        decoded = sorted((verifier.verify_and_decode_notification(p) for p in receiver.wait_for(3)), key=lambda n: n.signedDate)
         assert [name(n) for n in decoded] == ["SUBSCRIBED/INITIAL_BUY", "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED"]
         renewed = verifier.verify_and_decode_signed_transaction(decoded[1].data.signedTransactionInfo)
         assert renewed.billingPlanType == BillingPlanType.MONTHLY and renewed.commitmentInfo.billingPeriodNumber == 2
