@@ -138,6 +138,9 @@ extension World {
         // The customer is subscribed (or in billing retry): this is a plan change.
         guard let current = app.catalog.product(chain.productId) else { throw StoreError.productUnavailable(chain.productId) }
         let change = PlanChange.between(current, product)
+        if chain.commitment != nil, change != .sameProduct {
+            throw StoreError.invalidAction("\(key.customer) is in a 12-month commitment to \(chain.productId); plan changes during a commitment are not modelled")
+        }
         if change == .sameProduct {
             if chain.autoRenewProductId != chain.productId {
                 // Choosing the current plan again cancels a pending downgrade.

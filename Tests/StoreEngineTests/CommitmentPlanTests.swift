@@ -61,6 +61,9 @@ private func utcMonths(_ ms: Int64, _ months: Int) -> Int64 {
         #expect(list.allSatisfy { $0.billingPlanType == .monthly && $0.price == 3990 && $0.originalTransactionId == transaction.transactionId })
         let events = try await store.eventNames()
         #expect(events == ["SUBSCRIBED/INITIAL_BUY"] + Array(repeating: "DID_RENEW", count: 12))
+        // No escaping the commitment through a plan change (not modelled, so refused).
+        let change = PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "ana")
+        #expect(await storeCode { _ = try await store.purchase(change) } == "invalidAction")
     }
 
     /// "When a customer cancels … they're canceling the renewal of the commitment, not the
