@@ -109,6 +109,23 @@ private func utcMonths(_ ms: Int64, _ months: Int) -> Int64 {
         #expect(try await store.eventNames().contains("DID_RENEW/BILLING_RECOVERY"))
     }
 
+    /// "If the refund applies to a prior billing period … the commitment continues unaffected";
+    /// "If the refund applies to the current billing period, the commitment ends immediately."
+    @Test func refundsOfAPriorPeriodKeepTheCommitmentAndOfTheCurrentOneEndIt() async throws {
+        let store = try await makeCommitmentStore()
+        let t0 = try await store.nowMs()
+        let first = try #require(try await buyMonthly(store, "gus").transaction?.payload)
+        _ = try await store.advanceTime(world, byMs: utcMonths(t0, 1) - t0 + 1000)
+        _ = try await store.refund(transactionId: first.transactionId, reason: .otherReason, world: world)
+        var status = try await store.status("gus")
+        #expect(status.status == .active && status.renewalInfo.payload.commitmentInfo?.commitmentAutoRenewStatus == .on)
+        let current = status.transaction.payload
+        #expect(current.commitmentInfo?.billingPeriodNumber == 2)
+        _ = try await store.refund(transactionId: current.transactionId, reason: .otherReason, world: world)
+        status = try await store.status("gus")
+        #expect(status.status == .revoked && status.renewalInfo.payload.commitmentInfo == nil)
+    }
+
     /// Up-front purchases of a product with billing plans say BILLED_UPFRONT and carry no
     /// commitment ("For Transactions with an .upfront billingPlanType, commitmentInfo is nil").
     @Test func upFrontPurchasesSayBilledUpfrontAndBadPlansAreRefused() async throws {
