@@ -108,13 +108,14 @@ extension AppStore {
         let world = try await self.world(worldId)
         try await world.catchUp()
         let now = await world.nowMs()
-        let records = try await database.transactions(world: worldId, bundleId: app.bundleId, customer: customer)
+        let spans = try await database.transactionSpans(world: worldId, bundleId: app.bundleId, customer: customer)
             .sorted { $0.purchaseMs == $1.purchaseMs ? $0.id > $1.id : $0.purchaseMs > $1.purchaseMs }
-        let start = min(max(0, offset), records.count)
-        let page = records[start..<min(records.count, start + max(0, limit))]
+        let start = min(max(0, offset), spans.count)
+        let wanted = spans[start..<min(spans.count, start + max(0, limit))].map(\.id)
+        let byId = Dictionary(try await database.transactions(ids: wanted).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return CustomerHistory(
-            total: records.count, offset: start, transactions: try page.map { try sign($0, nowMs: now) },
-            periods: records.map {
+            total: spans.count, offset: start, transactions: try wanted.compactMap { byId[$0] }.map { try sign($0, nowMs: now) },
+            periods: spans.map {
                 TransactionPeriod(id: $0.id, originalId: $0.originalId, productId: $0.productId, groupId: $0.groupId,
                                   purchaseMs: $0.purchaseMs, expiresMs: $0.expiresMs, revokedMs: $0.revokedMs)
             })

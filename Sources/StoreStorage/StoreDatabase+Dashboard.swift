@@ -1,5 +1,16 @@
 import SQLKit
 
+/// A transaction's span of time without its payload: the dashboard's timelines read thousands.
+public struct TransactionSpanRecord: Sendable, Equatable {
+    public var id: Int64
+    public var originalId: Int64
+    public var productId: String
+    public var groupId: String?
+    public var purchaseMs: Int64
+    public var expiresMs: Int64?
+    public var revokedMs: Int64?
+}
+
 /// What the web Transaction Manager (`/manage`) reads and the few rows it changes directly:
 /// customer search, a world's transactions for its charts, "send now" on a waiting
 /// notification, and revoking a Server API key. Every value is a bound parameter.
@@ -17,6 +28,25 @@ extension StoreDatabase {
         sql.appendLiteral(" ORDER BY name LIMIT ")
         sql.appendInterpolation(bind: max(0, limit))
         return try await readSQL.raw(sql).all().map(Self.customer(from:))
+    }
+
+    /// A customer's transactions for one app as spans of time (no payload), in no particular order.
+    public func transactionSpans(world: String, bundleId: String, customer: String) async throws -> [TransactionSpanRecord] {
+        try await readRows(
+            "SELECT id, original_id, product_id, group_id, purchase_ms, expires_ms, revoked_ms FROM transactions WHERE world = ? AND bundle_id = ? AND customer = ?",
+            [.text(world), .text(bundleId), .text(customer)]) { row in
+                TransactionSpanRecord(
+                    id: try row.int64("id"), originalId: try row.int64("original_id"), productId: try row.string("product_id"),
+                    groupId: try row.optionalString("group_id"), purchaseMs: try row.int64("purchase_ms"),
+                    expiresMs: try row.optionalInt64("expires_ms"), revokedMs: try row.optionalInt64("revoked_ms"))
+            }
+    }
+
+    /// The transactions with these IDs (at most a page of them), in no particular order.
+    public func transactions(ids: [Int64]) async throws -> [TransactionRecord] {
+        guard !ids.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        return try await readRows("SELECT * FROM transactions WHERE id IN (\(marks))", ids.map { .integer(Int($0)) }, decode: Self.transaction(raw:))
     }
 
     /// A world's transactions whose payload carries `appAccountToken` (a UUID, as Apple stores it).

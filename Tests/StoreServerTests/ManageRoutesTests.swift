@@ -262,6 +262,17 @@ import Testing
         }
     }
 
+    @Test func datesReadAsFoundationWritesThem() {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime]
+        for ms: Int64 in [0, 999, 1_000, 951_782_400_000, 951_868_799_999, 1_709_164_800_000, 1_795_000_000_123, 4_102_444_800_000,
+                          -1, -1_000, -86_400_001, -2_208_988_800_000, 253_402_300_799_000] {
+            let expected = formatter.string(from: Date(timeIntervalSince1970: (Double(ms) / 1000).rounded(.down)))
+            #expect(ManagePages.date(ms) == expected, "\(ms)")
+        }
+        #expect(ManagePages.date(nil) == "—")
+    }
+
     @Test func chartsAndTimelinesCarryTextAlternatives() async throws {
         try await withServer { server in
             _ = try await purchase(server, "p.gold", "jane")
