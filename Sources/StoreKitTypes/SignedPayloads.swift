@@ -4,6 +4,14 @@ import StoreModel
 // Decoding the store's signed payloads (Apple's wire types, `StoreModel`) into StoreKit's
 // value types. Dates are milliseconds since 1970 on the wire; prices are milliunits.
 
+extension Decimal {
+    /// Milliunits as an amount (4990 → 4.990). Built from the exponent: Decimal division costs
+    /// microseconds, which matters when every transaction is decoded.
+    package init(milliunits: Int64) {
+        self.init(sign: milliunits < 0 ? .minus : .plus, exponent: -3, significand: Decimal(milliunits.magnitude))
+    }
+}
+
 extension Date {
     package init(milliseconds: Int64) { self.init(timeIntervalSince1970: Double(milliseconds) / 1000) }
 }
@@ -19,7 +27,7 @@ extension Product.SubscriptionPeriod {
 extension Transaction {
     /// Decodes a verified (or not) payload. Throws when required fields are missing or mistyped.
     package init(payloadJSON: [UInt8], jws: String) throws {
-        let payload = try TransactionPayload(json: payloadJSON)
+        let payload = try TransactionPayloadScanner.decode(payloadJSON) ?? TransactionPayload(json: payloadJSON)
         self.init(payload, json: Data(payloadJSON), jws: jws)
     }
 
@@ -56,7 +64,7 @@ extension Transaction {
                   paymentMode: payload.offerDiscountType.map { Offer.PaymentMode(rawValue: $0.rawValue) },
                   period: payload.offerPeriod.flatMap(Product.SubscriptionPeriod.init(iso8601:)))
         }
-        price = Decimal(payload.price) / 1000
+        price = Decimal(milliunits: payload.price)
         self.currency = currency
         signedDate = Date(milliseconds: payload.signedDate)
         jsonRepresentation = json
@@ -105,7 +113,7 @@ extension Product.SubscriptionInfo.RenewalInfo {
         environment = AppStore.Environment(rawValue: payload.environment.rawValue)
         recentSubscriptionStartDate = payload.recentSubscriptionStartDate.map(Date.init(milliseconds:))
         renewalDate = payload.renewalDate.map(Date.init(milliseconds:))
-        renewalPrice = payload.renewalPrice.map { Decimal($0) / 1000 }
+        renewalPrice = payload.renewalPrice.map { Decimal(milliunits: $0) }
         currency = payload.currency.map { Locale.Currency($0) }
         eligibleWinBackOfferIDs = payload.eligibleWinBackOfferIds ?? []
         appAccountToken = payload.appAccountToken.flatMap(UUID.init(uuidString:))

@@ -65,14 +65,20 @@ struct ClientBenchmark {
               leafKey.isValidSignature(signature, for: signingInput)
         else { throw BenchError("cannot check the JWS signature with the store's leaf key") }
         let jws = first.jws
+        let jwsVerifier = try JWSVerifier(rootCertificateDER: root)
+        let payloadJSON = try jwsVerifier.verify(jws)
         let rates = meter.measure([
             .init(name: "raw verify") { leafKey.isValidSignature(signature, for: signingInput) ? 1 : 0 },
             .init(name: "client verify") {
                 if case .verified(let transaction) = (try? verifier.transaction(jws)) { return transaction.purchasedQuantity }
                 return 0
             },
+            .init(name: "JWSVerifier alone") { (try? jwsVerifier.verify(jws))?.count ?? 0 },
+            .init(name: "decoding alone") { (try? Transaction(payloadJSON: payloadJSON, jws: jws))?.purchasedQuantity ?? 0 },
+            .init(name: "general wire decoder") { (try? TransactionPayload(json: payloadJSON))?.quantity ?? 0 },
         ])
-        log(String(format: "verification: raw %.0f/s, VerificationResult %.0f/s", rates[0], rates[1]))
+        log(String(format: "verification: raw %.0f/s, VerificationResult %.0f/s (of which JWSVerifier alone %.0f/s, decoding into Transaction alone %.0f/s; StoreModel's general TransactionPayload(json:) %.0f/s)",
+                   rates[0], rates[1], rates[2], rates[3], rates[4]))
 
         let (python, note) = Self.pythonVerify(jws: jws, root: root, bundle: bundle, seconds: pythonSeconds, folder: folder)
         log("Apple's SignedDataVerifier: " + (python.map { String(format: "%.0f/s", $0) } ?? "n/a") + " (\(note))")

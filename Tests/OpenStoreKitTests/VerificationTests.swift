@@ -1,5 +1,7 @@
 import Foundation
 @testable import OpenStoreKit
+import StoreKitTypes
+import StoreModel
 import Testing
 
 /// Verification is local: chain to the pinned root, ES256, bundle ID and environment.
@@ -93,4 +95,36 @@ import Testing
 func base64url(_ data: Data) -> String {
     data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
         .replacingOccurrences(of: "=", with: "")
+}
+
+/// The client's fast payload reader agrees with StoreModel's general decoder, and gives way to it.
+@Suite struct PayloadScannerTests {
+    @Test func theFastReaderDecodesWhatTheGeneralDecoderDecodes() async throws {
+        try await ClientTestStore.with { store in
+            let world = try await store.makeWorld()
+            var payloads: [[UInt8]] = []
+            let seeds = try await store.admin(.POST, ClientTestStore.api(world) + "/apps/\(ClientTestStore.bundle)/purchases",
+                                              ["productId": "k.seeds", "customer": "bo", "quantity": 2, "appAccountToken": UUID().uuidString])
+            let plus = try await store.purchaseElsewhere("k.plus", customer: "bo", world: world)
+            let plusID = try #require((plus["transaction"] as? [String: Any])?["transactionId"] as? String)
+            let refunded = try await store.admin(.POST, "/admin/v1/worlds/\(world)/transactions/\(plusID)/refund", ["reason": 1])
+            for answer in [seeds, plus, refunded] {
+                let jws = try #require(answer["signedTransaction"] as? String)
+                let segment = String(jws.split(separator: ".")[1])
+                var base64 = segment.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+                while base64.count % 4 != 0 { base64 += "=" }
+                payloads.append(Array(try #require(Data(base64Encoded: base64))))
+            }
+            for payload in payloads {
+                let fast = try #require(TransactionPayloadScanner.decode(payload), "the fast reader gave up on \(String(decoding: payload, as: UTF8.self))")
+                #expect(fast == (try TransactionPayload(json: payload)))
+            }
+            #expect(payloads[2].count > payloads[1].count) // the refund added revocation fields
+        }
+        // What it does not know, it leaves to the general decoder.
+        for odd in [#"{"transactionId":"1","commitmentInfo":{"billingPeriodNumber":1}}"#, #"{"productId":"a\"b"}"#,
+                    #"{"price":1.5}"#, #"{"price":null}"#, #"{"price":01}"#, "[1]", #"{"a":1"#] {
+            #expect(TransactionPayloadScanner.decode(Array(odd.utf8)) == nil)
+        }
+    }
 }
