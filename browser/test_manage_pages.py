@@ -128,3 +128,24 @@ def test_every_page_works_without_javascript(demo_pages, busy_world, chromium):
     wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".sk-notice"), "the expiry notice")
     assert driver.find_element(By.CSS_SELECTOR, "#mg-subscriptions + section .mg-badge").text == "Expired"
     screenshot_page(driver, "manage-customer-nojs-expired")
+
+
+def test_the_event_feed_is_live_with_a_refresh_fallback(demo_pages, busy_world, chromium, customer):
+    world, _ = busy_world
+    driver = chromium()
+    driver.get(manage_url(demo_pages, "events", world=world))
+    loaded(driver)
+    wait_for(driver, lambda d: "Live" in d.find_element(By.ID, "mg-live").text, "the live feed to connect")
+    rows = len(driver.find_elements(By.CSS_SELECTOR, "#mg-events tbody tr"))
+    r = requests.post(f"{demo_pages.base_url}/storekit/v1/worlds/{world}/apps/{BACKYARD_BIRDS}/purchases",
+                      json={"productId": SEEDS, "customer": customer}, timeout=HTTP_TIMEOUT)
+    assert r.status_code == 200, r.text[:300]
+    wait_for(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#mg-events tbody tr")) > rows, "the new event without a reload")
+    first = driver.find_element(By.CSS_SELECTOR, "#mg-events tbody tr").text
+    assert "ONE_TIME_CHARGE" in first and customer in first, first
+    # Without script: the same page, and a link that reloads it.
+    plain = chromium(javascript=False)
+    plain.get(manage_url(demo_pages, "events", world=world))
+    loaded(plain)
+    assert "ONE_TIME_CHARGE" in plain.find_element(By.CSS_SELECTOR, "#mg-events tbody tr").text
+    assert plain.find_element(By.LINK_TEXT, "Refresh").get_attribute("href").endswith(f"/manage/events?world={world}")
