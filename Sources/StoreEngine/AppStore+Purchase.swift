@@ -16,6 +16,9 @@ public struct PurchaseRequest: Sendable {
     /// `Product.PurchaseOption.billingPlanType(_:)`: `MONTHLY` buys the product's "monthly with
     /// a 12-month commitment" plan; nil or `BILLED_UPFRONT` the standard up-front plan.
     public var billingPlanType: String? = nil
+    /// StoreKit 1's `SKPayment.applicationUsername`: a UUID becomes the `appAccountToken` when no
+    /// token was given (`Rules/ApplicationUsername.swift`); any other value sets nothing.
+    public var applicationUsername: String? = nil
 
     public init(world: String = AppStore.defaultWorld, bundleId: String, productId: String, customer: String, quantity: Int = 1,
                 appAccountToken: String? = nil, simulatesAskToBuy: Bool? = nil) {

@@ -21,7 +21,8 @@ extension World {
         }
         try PurchaseRules.checkQuantity(request.quantity, for: product)
         let plan = try BillingPlanCommitment.plan(request.billingPlanType, for: product)
-        let token = try PurchaseRules.appAccountToken(request.appAccountToken)
+        let token = try PurchaseRules.appAccountToken(
+            request.appAccountToken ?? ApplicationUsername.appAccountToken(for: request.applicationUsername))
         var batch = WriteBatch()
         let customer = try await customerCreatingIfNeeded(request.customer, app: app, batch: &batch)
         let storefront = try AppStore.storefront(customer.storefront)

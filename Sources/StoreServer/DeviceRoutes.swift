@@ -94,6 +94,8 @@ struct DeviceRoutes {
         var customer: String
         var quantity: Int?
         var appAccountToken: String?
+        /// StoreKit 1's `SKPayment.applicationUsername`: a UUID sets `appAccountToken`.
+        var applicationUsername: String?
         /// `promotionalOffer(offerID:keyID:nonce:signature:timestamp:)`
         var promotionalOffer: PurchaseOfferRequest.PromotionalOfferV1?
         /// `promotionalOffer(_:compactJWS:)`
@@ -132,6 +134,7 @@ struct DeviceRoutes {
             quantity: body.quantity ?? 1, appAccountToken: body.appAccountToken,
             simulatesAskToBuy: body.simulatesAskToBuyInSandbox)
         purchase.billingPlanType = body.billingPlanType
+        purchase.applicationUsername = body.applicationUsername
         let outcome = try await store.purchase(purchase, offer: offer)
         var answer = outcome
         if try await store.simulatesVerificationFailure(world: try context.world()) {

@@ -1,4 +1,5 @@
 import StoreEngine
+import StoreTestSupport
 import Testing
 
 /// The rule from "What's new with in-app purchase" (WWDC22): an original-API `applicationUsername`
@@ -14,5 +15,23 @@ import Testing
             #expect(ApplicationUsername.appAccountToken(for: name) == nil, "\(name)")
         }
         #expect(ApplicationUsername.appAccountToken(for: nil) == nil)
+    }
+}
+
+/// The rule applied to a purchase: the StoreKit 1 field reaches the signed transaction only as a
+/// UUID, and an explicit `appAccountToken` wins.
+@Suite(.removesTemporaryFolders) struct ApplicationUsernamePurchaseTests {
+    func buy(_ store: AppStore, _ customer: String, token: String? = nil, username: String?) async throws -> String? {
+        var request = PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: customer, appAccountToken: token)
+        request.applicationUsername = username
+        return try await store.purchase(request).transaction?.payload.appAccountToken
+    }
+
+    @Test func aUUIDUsernameSetsTheTokenAndAnythingElseDoesNot() async throws {
+        let store = try await makeStore()
+        #expect(try await buy(store, "u1", username: "7E3FB20B-4CDB-47CC-936D-99D65F608138") == "7e3fb20b-4cdb-47cc-936d-99d65f608138")
+        #expect(try await buy(store, "u2", username: "jane@example.com") == nil)
+        #expect(try await buy(store, "u3", token: "A1B2C3D4-0000-4000-8000-00000000ABCD", username: "7E3FB20B-4CDB-47CC-936D-99D65F608138")
+                == "a1b2c3d4-0000-4000-8000-00000000abcd")
     }
 }
