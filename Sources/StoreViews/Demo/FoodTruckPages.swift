@@ -6,6 +6,8 @@ public enum FoodTruck {
     public static let bundleId = "com.example.foodtruck"
     public static let socialFeedGroupID = "F7E50C1A"
     public static let annualHistory = "com.example.foodtruck.annualhistory"
+    public static let socialFeedMonthly = "com.example.foodtruck.socialfeedplus.monthly"
+    public static let socialFeedYearly = "com.example.foodtruck.socialfeedplus.yearly"
     /// Sales history became a purchase in 8.0; customers who bought the app before keep it.
     public static let paidHistorySince = [8, 0]
 
@@ -37,6 +39,7 @@ public struct FoodTruckStore: View {
                     Image(systemName: "bubble.left.and.bubble.right.fill")
                     Text("Social Feed+").font(.title)
                     Text("See what everyone is saying about your truck, and reply from anywhere.")
+                    YearlySavings()
                 }
                 .multilineTextAlignment(.center)
             }
@@ -44,6 +47,20 @@ public struct FoodTruckStore: View {
             .storeButton(.visible, for: .restorePurchases, .policies)
         }
         .subscriptionStatusTask(for: FoodTruck.socialFeedGroupID) { socialFeed = $0 }
+    }
+}
+
+/// The yearly plan's saving over twelve monthly payments ("Save 16%"), from the catalog's prices.
+struct YearlySavings: View {
+    var body: some View {
+        StoreReader { store, _ in
+            if let yearly = store.product(FoodTruck.socialFeedYearly), let monthly = store.product(FoodTruck.socialFeedMonthly),
+               let savings = PriceText.savings(yearly, over: monthly) {
+                Text("Save \(savings.percent)% with the yearly plan: \(savings.displayAmount) less than paying monthly.")
+                    .font(.headline)
+                    .cssClass("ft-yearly-savings")
+            }
+        }
     }
 }
 

@@ -42,6 +42,42 @@ public enum PriceText {
         return text
     }
 
+    /// What a plan saves over paying a shorter plan for the same time: a yearly plan against the
+    /// monthly one, as the talk's store shows. `percent` is rounded down, so "Save 16%" never
+    /// overstates; `displayAmount` is in the storefront's currency format.
+    public struct Savings: Sendable, Hashable {
+        public let amount: Decimal
+        public let percent: Int
+        public let displayAmount: String
+    }
+
+    /// The savings of `product` over buying `reference` repeatedly for the same length of time, or
+    /// nil when the periods don't divide (a week against a month), the product is not the longer
+    /// one, or it saves nothing.
+    public static func savings(_ product: Product, over reference: Product) -> Savings? {
+        guard let long = product.subscription?.subscriptionPeriod, let short = reference.subscription?.subscriptionPeriod,
+              let longDays = days(long), let shortDays = days(short), shortDays > 0,
+              longDays > shortDays, longDays % shortDays == 0 else { return nil }
+        let cost = reference.price * Decimal(longDays / shortDays)
+        let amount = cost - product.price
+        guard cost > 0, amount > 0 else { return nil }
+        var ratio = amount / cost * 100, percent = Decimal()
+        NSDecimalRound(&percent, &ratio, 0, .down)
+        return Savings(amount: amount, percent: NSDecimalNumber(decimal: percent).intValue,
+                       displayAmount: PriceFormatter.format(amount, currency: product.priceFormat.currencyCode, locale: product.priceFormat.locale))
+    }
+
+    /// A period's length in days for comparing plans: months count 30 and years 360, so a year is
+    /// exactly twelve months (prices compare per billed period, not per calendar day).
+    private static func days(_ period: Product.SubscriptionPeriod) -> Int? {
+        switch period.unit {
+        case .day: period.value
+        case .week: 7 * period.value
+        case .month: 30 * period.value
+        case .year: 360 * period.value
+        }
+    }
+
     /// "1 week free", "$0.99 per month for 3 months", "$1.99 for 3 months".
     public static func offer(_ offer: Product.SubscriptionOffer) -> String {
         let total = Product.SubscriptionPeriod(value: offer.period.value * max(offer.periodCount, 1), unit: offer.period.unit)
