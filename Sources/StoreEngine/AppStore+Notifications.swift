@@ -121,16 +121,10 @@ extension AppStore {
         let now = await world.nowMs()
         let seq = worlds.env.identifiers.nextSeq()
         let token = UUID().uuidString.lowercased()
-        var json = JSONWriter(capacity: 128)
-        json.beginObject()
-        json.field("appAppleId", app.appAppleId)
-        json.field("bundleId", app.bundleId)
-        json.field("environment", app.environment.rawValue)
-        json.endObject()
         let record = NotificationRecord(
             seq: seq, uuid: UUID().uuidString.lowercased(), world: world.id, bundleId: bundleId, customer: "",
             environment: app.environment.rawValue, type: "TEST", subtype: nil, transactionId: nil, originalId: nil,
-            signedMs: now, bodyKey: "data", body: String(decoding: json.bytes, as: UTF8.self), transactionJSON: nil,
+            signedMs: now, bodyKey: "data", body: NotificationPayload.appDataBody(app: app), transactionJSON: nil,
             renewalJSON: nil, testToken: token, nextAttemptMs: now)
         // Recorded as an event too, so the change sequence survives a restart past it.
         let event = EventRecord(seq: seq, world: world.id, bundleId: bundleId, customer: "", type: "TEST", subtype: nil,

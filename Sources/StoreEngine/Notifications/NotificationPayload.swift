@@ -20,7 +20,8 @@ public enum NotificationPayload {
         return String(decoding: json.bytes, as: UTF8.self)
     }
 
-    /// `appData` (RESCIND_CONSENT) without its `signedAppTransactionInfo`.
+    /// The app's identity: a TEST notification's `data`, and `appData` (RESCIND_CONSENT) without
+    /// its `signedAppTransactionInfo`.
     static func appDataBody(app: StoreApp) -> String {
         var json = JSONWriter(capacity: 128)
         json.beginObject()
