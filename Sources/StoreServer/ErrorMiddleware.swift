@@ -24,7 +24,7 @@ struct ErrorMiddleware: RouterMiddleware {
             let code = status == 404 ? "notFound" : status == 405 ? "methodNotAllowed" : "httpError"
             return JSONResponse.error(status: status, code: code, message: error.body ?? error.status.reasonPhrase)
         } catch {
-            context.logger.error("request failed: \(error)")
+            RequestFailure.record(error, logger: context.logger)
             return JSONResponse.error(status: 500, code: "internalError", message: "the store failed to handle this request")
         }
     }

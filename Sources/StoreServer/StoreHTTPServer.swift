@@ -15,6 +15,11 @@ public struct StoreHTTPServer: Sendable {
     public var adminToken: String?
     /// The pages served at `/store` (those whose app this store hosts).
     public var storePages: [StorePage]
+    /// What `/metrics` reports; each server counts its own requests.
+    public var metrics = StoreMetrics()
+    /// When true the logger given to `run` keeps its level (`openstore serve --log-level`) and
+    /// every request is logged; otherwise only warnings and errors are (tests, benchmarks).
+    public var usesLoggerLevel = false
 
     public init(store: AppStore, host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil,
                 storePages: [StorePage] = DemoStorePages.all) {
@@ -27,7 +32,10 @@ public struct StoreHTTPServer: Sendable {
 
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
         router.add(middleware: ErrorMiddleware())
+        MetricsRoute(store: store, metrics: metrics).register(on: router)
         router.get("healthz") { _, _ in try JSONResponse.ok(["status": "ok"]) }
         router.get("openapi.json") { _, _ in try OpenAPIDocument.response() }
         DeviceRoutes(store: store).register(on: router)
@@ -50,7 +58,7 @@ public struct StoreHTTPServer: Sendable {
     /// Serves until the task is cancelled. `onReady` gets the bound port once connections are accepted.
     public func run(logger: Logger = Logger(label: "openstore"), onReady: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         var quiet = logger
-        quiet.logLevel = .warning
+        if !usesLoggerLevel { quiet.logLevel = .warning }
         let app = Application(
             router: PeerRecordingRouter(makeRouter()),
             configuration: .init(address: .hostname(host, port: port), serverName: "OpenStoreKit"),

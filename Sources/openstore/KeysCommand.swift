@@ -20,7 +20,7 @@ struct KeysCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let database = try await StoreDatabase.open(path: data.databasePath)
+            let database = try await DatabaseLocation.open(url: data.databaseURL, data: data.data)
             let store = try await AppStore.open(database: database, apps: [], runScheduler: false)
             if let der { try Data(store.authority.rootDER).write(to: URL(fileURLWithPath: der)) }
             if let pem { try Data(store.authority.rootPEM.utf8).write(to: URL(fileURLWithPath: pem)) }

@@ -32,7 +32,7 @@ struct KeysCreate: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let database = try await StoreDatabase.open(path: data.databasePath)
+        let database = try await DatabaseLocation.open(url: data.databaseURL, data: data.data)
         let generated: GeneratedAPIKey
         let known: [String]
         do {

@@ -15,10 +15,18 @@ struct OpenStore: AsyncParsableCommand {
         ])
 }
 
-/// Where the store keeps its data. Every command that reads the store finds it the same way.
+/// Where the store keeps its data. Every command that reads the store finds it the same way:
+/// the flag, else its environment variable (`OPENSTORE_DATA`, `OPENSTORE_DATABASE_URL`).
 struct DataOption: ParsableArguments {
-    @Option(name: .long, help: "The store's data folder (holds store.sqlite).")
-    var data: String = ".openstore"
+    @Option(name: .customLong("data"), help: ArgumentHelp(
+        "The store's data folder (holds store.sqlite; env OPENSTORE_DATA; default .openstore).", valueName: "folder"))
+    var flag: String?
+    @Option(name: .customLong("database"), help: ArgumentHelp(
+        "The database: sqlite:PATH (default: store.sqlite in the data folder) or postgres://user:password@host:port/database (env OPENSTORE_DATABASE_URL).", valueName: "url"))
+    var database: String?
 
-    var databasePath: String { data + "/store.sqlite" }
+    /// The folder from the flag or `OPENSTORE_DATA`; `serve` may take it from its config file instead.
+    var data: String { flag ?? Env.value("OPENSTORE_DATA") ?? ".openstore" }
+    var databaseURL: String? { database ?? Env.value("OPENSTORE_DATABASE_URL") }
+    var databasePath: String { (try? DatabaseLocation.sqlitePath(url: databaseURL, data: data)) ?? data + "/store.sqlite" }
 }

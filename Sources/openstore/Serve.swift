@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import StoreEngine
 import StoreModel
 import StoreNotifications
@@ -12,58 +13,79 @@ struct Serve: AsyncParsableCommand {
         discussion: """
         Each --catalog adds an app, paired in order with the --bundle-id given for it. \
         --app-apple-id and --environment may be given once (for every app) or once per catalog.
+
+        Every option is also an environment variable (OPENSTORE_PORT, OPENSTORE_DATA, …; lists such \
+        as OPENSTORE_CATALOGS are comma-separated), and a --config file (JSON) can hold them and the \
+        apps with their notification URLs. A flag beats its environment variable, which beats the \
+        file (docs/configuration.md).
         """)
 
-    @Option(help: "Address to bind. Stays on loopback unless told otherwise.")
-    var host = "127.0.0.1"
-    @Option(help: "Port to listen on.")
-    var port = 8080
+    @Option(help: ArgumentHelp("A JSON config file: options and apps (env OPENSTORE_CONFIG).", valueName: "file"))
+    var config: String?
+    @Option(help: "Address to bind. Stays on loopback unless told otherwise (env OPENSTORE_HOST; default 127.0.0.1).")
+    var host: String?
+    @Option(help: "Port to listen on; 0 picks a free one (env OPENSTORE_PORT; default 8080).")
+    var port: Int?
     @OptionGroup var data: DataOption
-    @Option(name: .customLong("catalog"), help: "An Xcode .storekit file to sell from (repeatable).")
+    @Option(name: .customLong("catalog"), help: "An Xcode .storekit file to sell from (repeatable; env OPENSTORE_CATALOGS).")
     var catalogs: [String] = []
-    @Option(name: .customLong("bundle-id"), help: "The bundle ID of the app for the catalog in the same position.")
+    @Option(name: .customLong("bundle-id"), help: "The bundle ID of the app for the catalog in the same position (env OPENSTORE_BUNDLE_IDS).")
     var bundleIds: [String] = []
-    @Option(name: .customLong("app-apple-id"), help: "The app's Apple ID (a number).")
+    @Option(name: .customLong("app-apple-id"), help: "The app's Apple ID (a number) (env OPENSTORE_APP_APPLE_IDS).")
     var appAppleIds: [Int64] = []
-    @Option(name: .customLong("environment"), help: "Sandbox (default), Production or Xcode: goes into every signed payload.")
+    @Option(name: .customLong("environment"), help: "Sandbox (default), Production or Xcode: goes into every signed payload (env OPENSTORE_ENVIRONMENTS).")
     var environments: [String] = []
-    @Option(name: .customLong("rate-limit"), help: "App Store Server API: requests per minute per key, answered 429 beyond (default: unlimited).")
+    @Option(name: .customLong("rate-limit"), help: "App Store Server API: requests per minute per key, answered 429 beyond (env OPENSTORE_RATE_LIMIT; default: unlimited).")
     var rateLimit: Int?
     @Option(name: .customLong("admin-token"), help: ArgumentHelp(
-        "Admin API: require 'Authorization: Bearer <token>' and answer from any address (default: no token, loopback only; or set OPENSTORE_ADMIN_TOKEN).",
+        "Admin API: require 'Authorization: Bearer <token>' and answer from any address (env OPENSTORE_ADMIN_TOKEN; default: no token, loopback only).",
         valueName: "token"))
     var adminToken: String?
-    @Option(name: .customLong("notification-timeout"), help: "Server notifications: seconds an attempt may take before it counts as TIMED_OUT (default 5).")
-    var notificationTimeout: Double = 5
-    @Option(name: .customLong("notification-concurrency"), help: "Server notifications: most deliveries in flight at once (default 64).")
-    var notificationConcurrency: Int = 64
+    @Option(name: .customLong("notification-timeout"), help: "Server notifications: seconds an attempt may take before it counts as TIMED_OUT (env OPENSTORE_NOTIFICATION_TIMEOUT; default 5).")
+    var notificationTimeout: Double?
+    @Option(name: .customLong("notification-concurrency"), help: "Server notifications: most deliveries in flight at once (env OPENSTORE_NOTIFICATION_CONCURRENCY; default 64).")
+    var notificationConcurrency: Int?
+    @Option(name: .customLong("log-format"), help: "text or json: one JSON object per line (env OPENSTORE_LOG_FORMAT; default text).")
+    var logFormat: String?
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env OPENSTORE_LOG_LEVEL; default info).")
+    var logLevel: String?
 
     func validate() throws {
-        guard bundleIds.count == catalogs.count else {
-            throw ValidationError("give one --bundle-id for each --catalog (\(catalogs.count) catalog(s), \(bundleIds.count) bundle ID(s))")
-        }
-        for (name, count) in [("--app-apple-id", appAppleIds.count), ("--environment", environments.count)] where count > 1 && count != catalogs.count {
-            throw ValidationError("\(name) must be given once or once per --catalog")
-        }
-        for environment in environments where StoreEnvironment(lenient: environment) == nil {
-            throw ValidationError("unknown environment \"\(environment)\": use Sandbox, Production or Xcode")
+        do {
+            _ = try settings()
+        } catch let error as ConfigError {
+            throw ValidationError(error.description)
         }
     }
 
     func run() async throws {
-        let apps = try loadApps()
-        if let rateLimit { setenv("OPENSTORE_SERVER_API_RATE_LIMIT", String(max(rateLimit, 0)), 1) }
-        let database = try await StoreDatabase.open(path: data.databasePath)
+        let settings: ServeSettings
+        let apps: [StoreApp]
+        do {
+            settings = try self.settings()
+            apps = try Self.loadApps(settings.apps)
+        } catch let error as ConfigError {
+            throw ValidationError(error.description)
+        }
+        LogSetup.bootstrap(format: settings.logFormat, level: settings.logLevel)
+        let logger = Logger(label: "openstore")
+        if let rateLimit = settings.rateLimit { setenv("OPENSTORE_SERVER_API_RATE_LIMIT", String(max(rateLimit, 0)), 1) }
+        let database = try await DatabaseLocation.open(url: settings.database, data: settings.data)
         let store = try await AppStore.open(database: database, apps: apps)
-        let token = adminToken ?? ProcessInfo.processInfo.environment["OPENSTORE_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        let server = StoreHTTPServer(store: store, host: host, port: port, adminToken: token)
+        for app in settings.apps {
+            for (environment, url) in [("Production", app.productionNotificationURL), ("Sandbox", app.sandboxNotificationURL)] {
+                if let url { _ = try await store.setNotificationURL(url, bundleId: app.bundleId, environment: environment) }
+            }
+        }
+        var server = StoreHTTPServer(store: store, host: settings.host, port: settings.port, adminToken: settings.adminToken)
+        server.usesLoggerLevel = true
         // Server notifications leave the outbox as long as the store serves (docs/notifications.md).
         let delivery = NotificationDeliveryService(store: store, configuration: NotificationDeliveryConfiguration(
-            timeoutSeconds: notificationTimeout, concurrency: notificationConcurrency))
+            timeoutSeconds: settings.notificationTimeout, concurrency: settings.notificationConcurrency))
         let deliveryTask = Task { await delivery.run() }
         defer { deliveryTask.cancel() }
-        try await server.run { boundPort in
-            var lines = ["OpenStoreKit listening on http://\(host):\(boundPort)  (data: \(data.data))"]
+        try await server.run(logger: logger) { boundPort in
+            var lines = ["OpenStoreKit listening on http://\(settings.host):\(boundPort)  (data: \(settings.data))"]
             for app in apps {
                 lines.append("  \(app.bundleId)  \(app.name)  appAppleId \(app.appAppleId)  \(app.environment.rawValue)  \(app.catalog.products.count) products")
             }
@@ -72,25 +94,26 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
-    func loadApps() throws -> [StoreApp] {
-        if catalogs.isEmpty { return try DemoApps.all() }
+    /// The apps from the settings' catalogs (the demo apps when none is given).
+    static func loadApps(_ list: [ServeSettings.App]) throws -> [StoreApp] {
+        if list.isEmpty { return try DemoApps.all() }
         var apps: [StoreApp] = []
-        for (index, path) in catalogs.enumerated() {
+        for entry in list {
+            let path = entry.catalog
             let text: String
             do {
                 text = try String(contentsOfFile: path, encoding: .utf8)
             } catch {
-                throw ValidationError("cannot read catalog \(path): \(error.localizedDescription)")
+                throw ConfigError("cannot read catalog \(path): \(error.localizedDescription)")
             }
-            let environment = environments.isEmpty ? .sandbox : StoreEnvironment(lenient: environments[environments.count == 1 ? 0 : index]) ?? .sandbox
-            let bundleId = bundleIds[index]
-            let appleId = appAppleIds.isEmpty ? DemoApps.stableAppleId(for: bundleId) : appAppleIds[appAppleIds.count == 1 ? 0 : index]
+            let environment = entry.environment.flatMap { StoreEnvironment(lenient: $0) } ?? .sandbox
+            let appleId = entry.appAppleId ?? DemoApps.stableAppleId(for: entry.bundleId)
             do {
                 apps.append(try StoreApp(
-                    bundleId: bundleId, appAppleId: appleId, environment: environment,
+                    bundleId: entry.bundleId, appAppleId: appleId, environment: environment,
                     name: URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent, catalogJSON: text))
             } catch {
-                throw ValidationError("\(path) is not a valid .storekit catalog:\n\(error.description)")
+                throw ConfigError("\(path) is not a valid .storekit catalog:\n\(error.description)")
             }
         }
         return apps
