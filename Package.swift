@@ -24,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit.git", exact: "5.8.0"),
         .package(url: "https://github.com/vapor/sql-kit.git", exact: "3.36.0"),
         .package(url: "https://github.com/vapor/sqlite-kit.git", exact: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit.git", exact: "2.17.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", exact: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", exact: "2.37.6"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", exact: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
@@ -43,12 +46,16 @@ let package = Package(
             .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "JWTKit", package: "jwt-kit"),
         ], swiftSettings: strict),
-        // Durable state: SQLite (WAL) behind one SQL abstraction.
+        // Durable state: SQLite (WAL) or PostgreSQL behind one storage contract.
         .target(name: "StoreStorage", dependencies: [
             "StoreModel",
             .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "SQLiteKit", package: "sqlite-kit"),
+            .product(name: "PostgresKit", package: "postgres-kit"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         // The App Store's rules. Rules are pure; `AppStore` applies them to storage and signs.
@@ -118,7 +125,9 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ], swiftSettings: strict),
         .testTarget(name: "StoreSigningTests", dependencies: ["StoreSigning"], swiftSettings: strict),
-        .testTarget(name: "StoreStorageTests", dependencies: ["StoreStorage", "StoreModel", "StoreTestSupport"], swiftSettings: strict),
+        .testTarget(name: "StoreStorageTests", dependencies: [
+            "StoreStorage", "StoreModel", "StoreTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+        ], swiftSettings: strict),
         .testTarget(name: "StoreEngineTests", dependencies: ["StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreTestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreNotificationsTests", dependencies: [
             "StoreNotifications", "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreTestSupport",

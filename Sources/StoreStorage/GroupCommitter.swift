@@ -1,12 +1,10 @@
 import SQLKit
-import SQLiteKit
 
 /// Batches concurrent writes into one SQL transaction. While one batch commits, new writes queue
 /// up and form the next batch, so throughput grows with load instead of paying one commit per write.
+/// The same on both engines: only the engine's `commit` differs.
 actor GroupCommitter {
-    private let database: any SQLDatabase
-    /// The same connection, for batches: their statements go to SQLite with ready-made binds.
-    private let connection: SQLiteConnection
+    private let engine: any StorageEngine
     /// A unit of work: a batch (merged with its neighbours) or a job that runs alone.
     enum Work: Sendable {
         case batch(WriteBatch)
@@ -18,9 +16,8 @@ actor GroupCommitter {
     /// Most writes merged into one SQL transaction; keeps statements under SQLite's bind limit.
     private let maxBatches = 256
 
-    init(connection: SQLiteConnection) {
-        self.database = connection.sql()
-        self.connection = connection
+    init(engine: any StorageEngine) {
+        self.engine = engine
     }
 
     func submit(_ batch: WriteBatch) async throws {
@@ -48,8 +45,7 @@ actor GroupCommitter {
             if case .job(let job) = pending[0].0 {
                 let (_, continuation) = pending.removeFirst()
                 do {
-                    let database = self.database
-                    try await transaction { try await job(database) }
+                    try await engine.transaction(job)
                     continuation.resume()
                 } catch {
                     continuation.resume(throwing: error)
@@ -64,13 +60,16 @@ actor GroupCommitter {
             var merged = WriteBatch()
             for (batch, _) in items { merged.merge(batch) }
             do {
-                try await commit(merged)
+                try await engine.commit(merged)
                 for (_, continuation) in items { continuation.resume() }
+            } catch let error as StorageUnavailable {
+                // The database is away: every write of the group fails alike, none is retried alone.
+                for (_, continuation) in items { continuation.resume(throwing: error) }
             } catch {
                 // One bad write must not fail its neighbours: retry each on its own.
                 for (batch, continuation) in items {
                     do {
-                        try await commit(batch)
+                        try await engine.commit(batch)
                         continuation.resume()
                     } catch {
                         continuation.resume(throwing: error)
@@ -79,25 +78,5 @@ actor GroupCommitter {
             }
         }
         flushing = false
-    }
-
-    private func transaction(_ body: () async throws -> Void) async throws {
-        try await connection.query("BEGIN", []) { _ in }
-        do {
-            try await body()
-            try await connection.query("COMMIT", []) { _ in }
-        } catch {
-            try? await connection.query("ROLLBACK", []) { _ in }
-            throw error
-        }
-    }
-
-    private func commit(_ batch: WriteBatch) async throws {
-        let statements = Upserts.statements(for: batch)
-        try await transaction {
-            for statement in statements {
-                try await connection.query(statement.sql, statement.binds) { _ in }
-            }
-        }
     }
 }

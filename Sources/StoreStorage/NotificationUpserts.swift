@@ -1,47 +1,61 @@
-import SQLiteKit
-
 /// The outbox's statements inside a batch commit: new notifications are inserted once (a replay
 /// of the same event changes nothing); attempt outcomes update their rows in one statement.
 /// Chunked so no statement binds more than a few thousand values.
 enum NotificationUpserts {
-    static let columns = [
-        "seq", "uuid", "world", "bundle_id", "customer", "environment", "type", "subtype", "transaction_id",
-        "original_id", "signed_ms", "body_key", "body", "transaction_json", "renewal_json", "test_token",
-        "next_attempt_ms", "attempt_count", "delivered", "attempts",
-    ]
+    static let spec = TableSpec(
+        table: "notifications",
+        columns: [("seq", .integer), ("uuid", .text), ("world", .text), ("bundle_id", .text), ("customer", .text),
+                  ("environment", .text), ("type", .text), ("subtype", .text), ("transaction_id", .integer),
+                  ("original_id", .integer), ("signed_ms", .integer), ("body_key", .text), ("body", .text),
+                  ("transaction_json", .text), ("renewal_json", .text), ("test_token", .text), ("next_attempt_ms", .integer),
+                  ("attempt_count", .integer), ("delivered", .integer), ("attempts", .text)],
+        conflict: ["seq"],
+        keep: ["uuid", "world", "bundle_id", "customer", "environment", "type", "subtype", "transaction_id", "original_id",
+               "signed_ms", "body_key", "body", "transaction_json", "renewal_json", "test_token", "next_attempt_ms",
+               "attempt_count", "delivered", "attempts"])
+    static var columns: [String] { spec.columns }
     static let rowsPerStatement = 500
 
-    static func statements(for writes: [NotificationWrite]) -> [RawStatement] {
-        guard !writes.isEmpty else { return [] }
-        var emitted: [NotificationRecord] = []
+    /// New outbox rows, as values in `spec`'s column order.
+    static func emitted(_ writes: [NotificationWrite]) -> [[StoreValue]] {
+        writes.compactMap { write -> [StoreValue]? in
+            guard case .emit(let record) = write else { return nil }
+            return [.init(record.seq), .init(record.uuid), .init(record.world), .init(record.bundleId), .init(record.customer),
+                    .init(record.environment), .init(record.type), .init(record.subtype), .init(record.transactionId),
+                    .init(record.originalId), .init(record.signedMs), .init(record.bodyKey), .init(record.body),
+                    .init(record.transactionJSON), .init(record.renewalJSON), .init(record.testToken),
+                    .init(record.nextAttemptMs), .init(record.attemptCount), .init(record.delivered), .init(record.attempts)]
+        }
+    }
+
+    /// Delivery outcomes, one per notification: a later outcome of the same notification in the
+    /// batch supersedes an earlier one.
+    static func attempts(_ writes: [NotificationWrite]) -> [NotificationAttemptUpdate] {
         var attempts: [Int64: NotificationAttemptUpdate] = [:]
-        var attemptOrder: [Int64] = []
-        for write in writes {
-            switch write {
-            case .emit(let record): emitted.append(record)
-            case .attempt(let update):
-                if attempts[update.seq] == nil { attemptOrder.append(update.seq) }
-                // Later outcomes of the same notification supersede earlier ones in the batch.
-                if (attempts[update.seq]?.attemptCount ?? -1) <= update.attemptCount { attempts[update.seq] = update }
-            }
+        var order: [Int64] = []
+        for case .attempt(let update) in writes {
+            if attempts[update.seq] == nil { order.append(update.seq) }
+            if (attempts[update.seq]?.attemptCount ?? -1) <= update.attemptCount { attempts[update.seq] = update }
         }
+        return order.compactMap { attempts[$0] }
+    }
+
+    /// SQLite's statements for the outbox part of a batch.
+    static func statements(for writes: [NotificationWrite]) -> [RawStatement] {
+        let rows = emitted(writes)
+        var out = rows.isEmpty ? [] : Upserts.render(spec, Upserts.unique(rows, spec: spec))
+        out += attemptStatements(attempts(writes))
+        return out
+    }
+
+    /// SQLite's updates for delivery outcomes.
+    static func attemptStatements(_ updates: [NotificationAttemptUpdate]) -> [RawStatement] {
         var out: [RawStatement] = []
-        if !emitted.isEmpty {
-            out += Upserts.upsert(
-                table: "notifications", columns: columns, conflict: ["seq"], keep: Array(columns.dropFirst()),
-                rows: emitted.map {
-                    [.init($0.seq), .init($0.uuid), .init($0.world), .init($0.bundleId), .init($0.customer), .init($0.environment),
-                     .init($0.type), .init($0.subtype), .init($0.transactionId), .init($0.originalId), .init($0.signedMs),
-                     .init($0.bodyKey), .init($0.body), .init($0.transactionJSON), .init($0.renewalJSON), .init($0.testToken),
-                     .init($0.nextAttemptMs), .init($0.attemptCount), .init($0.delivered), .init($0.attempts)]
-                })
-        }
-        let updates = attemptOrder.compactMap { attempts[$0] }
         var start = 0
         while start < updates.count {
             let chunk = updates[start..<min(start + rowsPerStatement, updates.count)]
             var sql = "WITH v (seq, attempt_count, delivered, next_attempt_ms, attempts) AS (VALUES "
-            var binds: [SQLiteData] = []
+            var binds: [StoreValue] = []
             binds.reserveCapacity(chunk.count * 5)
             for (index, update) in chunk.enumerated() {
                 sql += index == 0 ? "(?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?)"

@@ -1,8 +1,7 @@
 /// The store's tables in portable SQL: it runs unchanged on SQLite and PostgreSQL
 /// (BIGINT ids, TEXT, INTEGER flags, `ON CONFLICT ... DO UPDATE` upserts).
+/// `Migrations` applies it as version 1; later changes are new migrations, never edits here.
 enum Schema {
-    static let version = 1
-
     static let statements: [String] = [
         "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
         """

@@ -20,10 +20,11 @@ extension StoreDatabase {
         var sql = SQLQueryString("SELECT world, name, storefront, locale, created_ms FROM customers WHERE world = ")
         sql.appendInterpolation(bind: world)
         if let text, !text.isEmpty {
-            // instr() rather than LIKE: the text is matched as it is, `%` and `_` included.
-            sql.appendLiteral(" AND instr(lower(name), lower(")
+            // instr()/strpos() rather than LIKE: the text is matched as it is, `%` and `_` included.
+            let (open, close) = dialect == .sqlite ? ("instr(lower(name), lower(", ")) > 0") : ("strpos(lower(name), lower(", ")) > 0")
+            sql.appendLiteral(" AND " + open)
             sql.appendInterpolation(bind: text)
-            sql.appendLiteral(")) > 0")
+            sql.appendLiteral(close)
         }
         sql.appendLiteral(" ORDER BY name LIMIT ")
         sql.appendInterpolation(bind: max(0, limit))
@@ -46,27 +47,27 @@ extension StoreDatabase {
     public func transactions(ids: [Int64]) async throws -> [TransactionRecord] {
         guard !ids.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
-        return try await readRows("SELECT * FROM transactions WHERE id IN (\(marks))", ids.map { .integer(Int($0)) }, decode: Self.transaction(raw:))
+        return try await readRows("SELECT * FROM transactions WHERE id IN (\(marks))", ids.map { StoreValue($0) }, decode: Self.transaction(raw:))
     }
 
     /// A world's transactions whose payload carries `appAccountToken` (a UUID, as Apple stores it).
     public func transactions(world: String, appAccountToken token: String, limit: Int = 200) async throws -> [TransactionRecord] {
         try await readRows(
-            "SELECT * FROM transactions WHERE world = ? AND instr(payload, ?) > 0 ORDER BY id LIMIT ?",
+            "SELECT * FROM transactions WHERE world = ? AND \(dialect.contains("payload", "?")) ORDER BY id LIMIT ?",
             [.text(world), .text("\"appAccountToken\":\"\(token)\""), .integer(max(0, limit))], decode: Self.transaction(raw:))
     }
 
     /// A world's transactions by purchase date, at most `limit` (the newest are kept).
     public func worldTransactions(world: String, limit: Int) async throws -> [TransactionRecord] {
         try await readRows(
-            "SELECT * FROM (SELECT * FROM transactions WHERE world = ? ORDER BY purchase_ms DESC, id DESC LIMIT ?) ORDER BY purchase_ms, id",
+            "SELECT * FROM (SELECT * FROM transactions WHERE world = ? ORDER BY purchase_ms DESC, id DESC LIMIT ?) AS newest ORDER BY purchase_ms, id",
             [.text(world), .integer(max(0, limit))], decode: Self.transaction(raw:))
     }
 
     /// A world's latest App Store events, newest first.
     public func latestEvents(world: String, limit: Int) async throws -> [EventRecord] {
         let oldestFirst = try await readSQL.raw("""
-            SELECT * FROM (SELECT * FROM lifecycle_events WHERE world = \(bind: world) ORDER BY seq DESC LIMIT \(bind: max(0, limit))) ORDER BY seq
+            SELECT * FROM (SELECT * FROM lifecycle_events WHERE world = \(bind: world) ORDER BY seq DESC LIMIT \(bind: max(0, limit))) AS newest ORDER BY seq
             """).all()
         return try oldestFirst.map(Self.event(from:)).reversed()
     }

@@ -151,10 +151,13 @@ extension StoreDatabase {
     /// A world's transactions in change order after `afterSeq`: what changed since a point, for
     /// feeds such as `Transaction.updates` and for bulk work.
     public func transactionsChanged(world: String, afterSeq: Int64, limit: Int) async throws -> [TransactionRecord] {
+        // `+world` (SQLite only): SQLite would otherwise pick an index led by `world`, read every
+        // transaction of the world and sort them on each page; this walks `transactions_seq`.
+        // PostgreSQL's planner weighs both indexes itself.
         try await readRows(
-            // `+world`: SQLite would otherwise pick an index led by `world`, read every
-            // transaction of the world and sort them on each page; this walks `transactions_seq`.
-            "SELECT * FROM transactions WHERE +world = ? AND seq > ? ORDER BY seq LIMIT ?",
+            dialect == .sqlite
+                ? "SELECT * FROM transactions WHERE +world = ? AND seq > ? ORDER BY seq LIMIT ?"
+                : "SELECT * FROM transactions WHERE world = ? AND seq > ? ORDER BY seq LIMIT ?",
             [.text(world), .integer(Int(afterSeq)), .integer(limit)], decode: Self.transaction(raw:))
     }
 }

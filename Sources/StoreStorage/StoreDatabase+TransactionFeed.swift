@@ -1,5 +1,3 @@
-import SQLiteKit
-
 extension StoreDatabase {
     /// One customer's transactions of an app changed after `afterSeq`, in change order: what a
     /// resumed `Transaction.updates` stream missed. Served by `transactions_customer`.
@@ -15,6 +13,6 @@ extension StoreDatabase {
         try await readRows(
             "SELECT MAX(seq) AS m FROM transactions WHERE world = ? AND bundle_id = ? AND customer = ?",
             [.text(world), .text(bundleId), .text(customer)],
-            decode: { row in row.column("m")?.integer.map(Int64.init) ?? 0 }).first ?? 0
+            decode: { row in try row.optionalInt64("m") ?? 0 }).first ?? 0
     }
 }

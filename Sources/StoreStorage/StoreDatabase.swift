@@ -2,66 +2,57 @@ import Foundation
 import Logging
 import NIOCore
 import SQLKit
-import SQLiteKit
 
-/// The store's durable state in one SQLite file (WAL mode).
+/// The store's durable state, in a SQLite file or on a PostgreSQL server (`DatabaseURL`).
+/// Everything above this type sees the same contract on both.
 ///
 /// Writes go through a group-commit queue: concurrent operations share one SQL transaction, and each
-/// caller resumes only after that transaction committed. `synchronous=NORMAL` in WAL mode makes a
-/// commit durable against a killed process (the WAL is in the OS page cache), which is what
-/// "acknowledged means kept" needs, at a fraction of the cost of an fsync per purchase.
-/// Reads use a second connection, so they never wait for a batch being written.
+/// caller resumes only after that transaction committed. Reads use other connections, so they
+/// never wait for a batch being written.
 public final class StoreDatabase: Sendable {
+    /// What the store was opened from: the SQLite file's path, or the PostgreSQL URL without its password.
     public let path: String
-    let writer: SQLiteConnection
-    let reader: SQLiteConnection
+    /// The parsed location (engine, and for PostgreSQL host, port and database).
+    public let url: DatabaseURL
+    let engine: any StorageEngine
     private let committer: GroupCommitter
 
-    var readSQL: any SQLDatabase { reader.sql() }
+    var readSQL: any SQLDatabase { engine.readSQL }
+    var dialect: StorageDialect { engine.dialect }
 
-    private init(path: String, writer: SQLiteConnection, reader: SQLiteConnection) {
-        self.path = path
-        self.writer = writer
-        self.reader = reader
-        self.committer = GroupCommitter(connection: writer)
-    }
-
-    /// Opens (creating when missing) the database file and its folder, and brings the schema up to date.
-    public static func open(path: String, logger: Logger = Logger(label: "openstore.storage")) async throws -> StoreDatabase {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let writer = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
-        let sql = writer.sql()
-        try await sql.raw("PRAGMA journal_mode=WAL").run()
-        try await sql.raw("PRAGMA synchronous=NORMAL").run()
-        // Another process (the CLI beside a running server) may hold the write lock for a moment.
-        try await sql.raw("PRAGMA busy_timeout=5000").run()
-        // A catch-up batch dirties thousands of pages across the tables' indexes; with SQLite's
-        // default 2 MB cache it spills them mid-transaction and re-reads them from the file.
-        try await sql.raw("PRAGMA cache_size=-131072").run()
-        // Multi-row upserts keep a statement journal; in memory it costs no file writes.
-        try await sql.raw("PRAGMA temp_store=MEMORY").run()
-        // Checkpoint every ~32 MB of WAL instead of ~4 MB: pages rewritten by consecutive batches
-        // (index interiors, hot subscriptions) are copied into the database once, not each time.
-        try await sql.raw("PRAGMA wal_autocheckpoint=8192").run()
-        for statement in Schema.statements {
-            try await sql.raw(SQLQueryString(statement)).run()
+    private init(url: DatabaseURL, engine: any StorageEngine) {
+        self.url = url
+        switch url {
+        case .sqlite(let path): self.path = path
+        case .postgres: self.path = url.description
         }
-        let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
-        try await reader.sql().raw("PRAGMA query_only=1").run()
-        try await reader.sql().raw("PRAGMA cache_size=-32768").run()
-        return StoreDatabase(path: path, writer: writer, reader: reader)
+        self.engine = engine
+        self.committer = GroupCommitter(engine: engine)
     }
 
-    /// A store dropped without `close()` (a test, a failed start-up) still closes its file.
-    deinit {
-        if !writer.isClosed { _ = writer.close() as EventLoopFuture<Void> }
-        if !reader.isClosed { _ = reader.close() as EventLoopFuture<Void> }
+    /// Opens (creating when missing) the SQLite file and its folder, and brings the schema up to date.
+    public static func open(path: String, logger: Logger = Logger(label: "openstore.storage")) async throws -> StoreDatabase {
+        try await open(.sqlite(path: path), logger: logger)
+    }
+
+    /// Opens the store at `url` (`sqlite:PATH` or `postgres://…`): creates the schema on first
+    /// start and applies the missing migrations. An unreachable server is reported with its host
+    /// and port.
+    public static func open(url: String, logger: Logger = Logger(label: "openstore.storage")) async throws -> StoreDatabase {
+        try await open(try DatabaseURL(parsing: url), logger: logger)
+    }
+
+    public static func open(_ url: DatabaseURL, logger: Logger = Logger(label: "openstore.storage")) async throws -> StoreDatabase {
+        switch url {
+        case .sqlite(let path):
+            return StoreDatabase(url: url, engine: try await SQLiteEngine.open(path: path, logger: logger))
+        case .postgres(let location):
+            return StoreDatabase(url: url, engine: try await PostgresEngine.open(location, logger: logger))
+        }
     }
 
     public func close() async {
-        try? await writer.close()
-        try? await reader.close()
+        await engine.close()
     }
 
     /// Runs a write of its own (deletes, single upserts) in its own transaction, in turn with
@@ -75,4 +66,26 @@ public final class StoreDatabase: Sendable {
         guard !batch.isEmpty else { return }
         try await committer.submit(batch)
     }
+
+    /// Whether the database answers and its schema is at this build's version: what `/readyz` reports.
+    public func readiness() async -> StorageReadiness {
+        do {
+            let version = try await readSQL.raw("SELECT COALESCE(MAX(version), 0) AS v FROM schema_version")
+                .first(decodingColumn: "v", as: Int64.self) ?? 0
+            let ready = version >= Int64(Migrations.latest)
+            return StorageReadiness(
+                ready: ready, schemaVersion: Int(version), expectedVersion: Migrations.latest,
+                detail: ready ? "database reachable, migrations applied" : "schema at version \(version), this build needs \(Migrations.latest)")
+        } catch {
+            return StorageReadiness(ready: false, schemaVersion: nil, expectedVersion: Migrations.latest, detail: "\(error)")
+        }
+    }
+}
+
+/// The storage part of readiness: the database answers and holds the schema this build expects.
+public struct StorageReadiness: Sendable, Equatable {
+    public var ready: Bool
+    public var schemaVersion: Int?
+    public var expectedVersion: Int
+    public var detail: String
 }

@@ -1,90 +1,120 @@
-import SQLiteKit
+/// A table a batch writes to: its columns (with their types, which PostgreSQL's array binds
+/// need), the conflict key, the columns an update leaves alone, and the version column that makes
+/// a row only move forward. Both engines write from the same description.
+struct TableSpec: Sendable {
+    enum Kind: Sendable { case integer, text }
+    let table: String
+    let columns: [String]
+    let kinds: [Kind]
+    let conflict: [String]
+    let keep: [String]
+    let newerThan: String?
 
-/// One statement of a batch commit: SQL text with `?` placeholders and its values, bound in order.
-/// Batches bypass SQLKit's per-value `Encodable` conversion and serializer: a simulated year writes
-/// millions of rows through here.
-struct RawStatement: Sendable {
-    var sql: String
-    var binds: [SQLiteData]
+    init(table: String, columns: [(String, Kind)], conflict: [String], keep: [String] = [], newerThan: String? = nil) {
+        self.table = table
+        self.columns = columns.map(\.0)
+        self.kinds = columns.map(\.1)
+        self.conflict = conflict
+        self.keep = keep
+        self.newerThan = newerThan
+    }
+
+    /// `ON CONFLICT …`: updates every column but the key and `keep`; with a version column, an
+    /// older row never replaces a newer one (writes may commit out of order).
+    var conflictClause: String {
+        let updates = columns.filter { !conflict.contains($0) && !keep.contains($0) }
+        var tail = " ON CONFLICT (\(conflict.joined(separator: ", "))) "
+        if updates.isEmpty {
+            tail += "DO NOTHING"
+        } else {
+            tail += "DO UPDATE SET " + updates.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            if let newerThan { tail += " WHERE \(table).\(newerThan) <= excluded.\(newerThan)" }
+        }
+        return tail
+    }
 }
 
-extension SQLiteData {
-    init(_ value: Int64) { self = .integer(Int(value)) }
-    init(_ value: Int64?) { self = value.map { .integer(Int($0)) } ?? .null }
-    init(_ value: Int) { self = .integer(value) }
-    init(_ value: String) { self = .text(value) }
-    init(_ value: String?) { self = value.map { .text($0) } ?? .null }
-    init(_ value: Bool) { self = .integer(value ? 1 : 0) }
+/// One table's rows of a batch, duplicates collapsed: what either engine turns into statements.
+struct TableWrite: Sendable {
+    var spec: TableSpec
+    var rows: [[StoreValue]]
 }
 
-/// Multi-row `INSERT ... ON CONFLICT DO UPDATE` statements for a batch, all values bound.
+/// The batch writer's plan: which rows go to which table. SQLite gets multi-row
+/// `INSERT … ON CONFLICT DO UPDATE` statements with `?` binds (`statements(for:)`); PostgreSQL gets
+/// one prepared statement per table with column arrays (`PostgresBatch`).
 enum Upserts {
+    static let meta = TableSpec(table: "meta", columns: [("key", .text), ("value", .text)], conflict: ["key"])
+    static let customers = TableSpec(
+        table: "customers",
+        columns: [("world", .text), ("name", .text), ("storefront", .text), ("locale", .text), ("created_ms", .integer)],
+        conflict: ["world", "name"], keep: ["created_ms"])
+    static let appTransactions = TableSpec(
+        table: "app_transactions",
+        columns: [("world", .text), ("bundle_id", .text), ("customer", .text), ("app_transaction_id", .text),
+                  ("application_version", .text), ("original_application_version", .text), ("original_purchase_ms", .integer),
+                  ("original_platform", .text), ("created_ms", .integer)],
+        conflict: ["world", "bundle_id", "customer"], keep: ["app_transaction_id", "created_ms"])
+    static let transactions = TableSpec(
+        table: "transactions",
+        columns: [("id", .integer), ("world", .text), ("seq", .integer), ("original_id", .integer), ("bundle_id", .text),
+                  ("customer", .text), ("product_id", .text), ("product_kind", .text), ("group_id", .text),
+                  ("purchase_ms", .integer), ("expires_ms", .integer), ("revoked_ms", .integer), ("finished", .integer),
+                  ("order_id", .text), ("ownership", .text), ("payload", .text)],
+        conflict: ["id"], newerThan: "seq")
+    // A chain's app, customer and group never change: leaving them out of the update spares the
+    // subscriptions_customer index on every renewal.
+    static let subscriptions = TableSpec(
+        table: "subscriptions",
+        columns: [("world", .text), ("original_id", .integer), ("bundle_id", .text), ("customer", .text), ("group_id", .text),
+                  ("product_id", .text), ("status", .integer), ("next_event_ms", .integer), ("version", .integer),
+                  ("state", .text), ("updated_ms", .integer)],
+        conflict: ["world", "original_id"], keep: ["bundle_id", "customer", "group_id"], newerThan: "version")
+    static let events = TableSpec(
+        table: "lifecycle_events",
+        columns: [("seq", .integer), ("world", .text), ("bundle_id", .text), ("customer", .text), ("type", .text),
+                  ("subtype", .text), ("transaction_id", .integer), ("original_id", .integer), ("at_ms", .integer), ("data", .text)],
+        conflict: ["seq"])
+    static let worldRecords = TableSpec(
+        table: "world_records", columns: [("world", .text), ("kind", .text), ("key", .text), ("value", .text)],
+        conflict: ["world", "kind", "key"])
+
+    /// The batch's rows per table, in a fixed table order, duplicate keys collapsed.
+    static func plan(for batch: WriteBatch) -> [TableWrite] {
+        var out: [TableWrite] = []
+        func add(_ spec: TableSpec, _ rows: [[StoreValue]]) {
+            guard !rows.isEmpty else { return }
+            out.append(TableWrite(spec: spec, rows: unique(rows, spec: spec)))
+        }
+        add(meta, batch.meta.sorted { $0.key < $1.key }.map { [.init($0.key), .init($0.value)] })
+        add(customers, batch.customers.map { [.init($0.world), .init($0.name), .init($0.storefront), .init($0.locale), .init($0.createdMs)] })
+        add(appTransactions, batch.appTransactions.map {
+            [.init($0.world), .init($0.bundleId), .init($0.customer), .init($0.appTransactionId), .init($0.applicationVersion),
+             .init($0.originalApplicationVersion), .init($0.originalPurchaseMs), .init($0.originalPlatform), .init($0.createdMs)]
+        })
+        add(transactions, batch.transactions.map {
+            [.init($0.id), .init($0.world), .init($0.seq), .init($0.originalId), .init($0.bundleId), .init($0.customer),
+             .init($0.productId), .init($0.productKind), .init($0.groupId), .init($0.purchaseMs), .init($0.expiresMs),
+             .init($0.revokedMs), .init($0.finished), .init($0.orderId), .init($0.ownership), .init($0.payload)]
+        })
+        add(subscriptions, batch.subscriptions.map {
+            [.init($0.world), .init($0.originalId), .init($0.bundleId), .init($0.customer), .init($0.groupId),
+             .init($0.productId), .init($0.status), .init($0.nextEventMs), .init($0.version), .init($0.state), .init($0.updatedMs)]
+        })
+        add(events, batch.events.map {
+            [.init($0.seq), .init($0.world), .init($0.bundleId), .init($0.customer), .init($0.type), .init($0.subtype),
+             .init($0.transactionId), .init($0.originalId), .init($0.atMs), .init($0.data)]
+        })
+        add(worldRecords, batch.worldRecords.map { [.init($0.world), .init($0.kind), .init($0.key), .init($0.value)] })
+        let emitted = NotificationUpserts.emitted(batch.notifications)
+        add(NotificationUpserts.spec, emitted)
+        return out
+    }
+
+    /// SQLite's statements for a batch.
     static func statements(for batch: WriteBatch) -> [RawStatement] {
-        var out: [RawStatement] = []
-        if !batch.meta.isEmpty {
-            out += upsert(
-                table: "meta", columns: ["key", "value"], conflict: ["key"],
-                rows: batch.meta.sorted { $0.key < $1.key }.map { [.init($0.key), .init($0.value)] })
-        }
-        if !batch.customers.isEmpty {
-            out += upsert(
-                table: "customers", columns: ["world", "name", "storefront", "locale", "created_ms"],
-                conflict: ["world", "name"], keep: ["created_ms"],
-                rows: batch.customers.map { [.init($0.world), .init($0.name), .init($0.storefront), .init($0.locale), .init($0.createdMs)] })
-        }
-        if !batch.appTransactions.isEmpty {
-            out += upsert(
-                table: "app_transactions",
-                columns: ["world", "bundle_id", "customer", "app_transaction_id", "application_version",
-                          "original_application_version", "original_purchase_ms", "original_platform", "created_ms"],
-                conflict: ["world", "bundle_id", "customer"], keep: ["app_transaction_id", "created_ms"],
-                rows: batch.appTransactions.map {
-                    [.init($0.world), .init($0.bundleId), .init($0.customer), .init($0.appTransactionId), .init($0.applicationVersion),
-                     .init($0.originalApplicationVersion), .init($0.originalPurchaseMs), .init($0.originalPlatform), .init($0.createdMs)]
-                })
-        }
-        if !batch.transactions.isEmpty {
-            out += upsert(
-                table: "transactions",
-                columns: ["id", "world", "seq", "original_id", "bundle_id", "customer", "product_id", "product_kind",
-                          "group_id", "purchase_ms", "expires_ms", "revoked_ms", "finished", "order_id", "ownership",
-                          "payload"],
-                conflict: ["id"], newerThan: "seq",
-                rows: batch.transactions.map {
-                    [.init($0.id), .init($0.world), .init($0.seq), .init($0.originalId), .init($0.bundleId), .init($0.customer),
-                     .init($0.productId), .init($0.productKind), .init($0.groupId), .init($0.purchaseMs), .init($0.expiresMs),
-                     .init($0.revokedMs), .init($0.finished), .init($0.orderId), .init($0.ownership), .init($0.payload)]
-                })
-        }
-        if !batch.subscriptions.isEmpty {
-            out += upsert(
-                table: "subscriptions",
-                columns: ["world", "original_id", "bundle_id", "customer", "group_id", "product_id", "status",
-                          "next_event_ms", "version", "state", "updated_ms"],
-                // A chain's app, customer and group never change: leaving them out of the update
-                // spares SQLite the subscriptions_customer index on every renewal.
-                conflict: ["world", "original_id"], keep: ["bundle_id", "customer", "group_id"], newerThan: "version",
-                rows: batch.subscriptions.map {
-                    [.init($0.world), .init($0.originalId), .init($0.bundleId), .init($0.customer), .init($0.groupId),
-                     .init($0.productId), .init($0.status), .init($0.nextEventMs), .init($0.version), .init($0.state), .init($0.updatedMs)]
-                })
-        }
-        if !batch.events.isEmpty {
-            out += upsert(
-                table: "lifecycle_events",
-                columns: ["seq", "world", "bundle_id", "customer", "type", "subtype", "transaction_id", "original_id", "at_ms", "data"],
-                conflict: ["seq"],
-                rows: batch.events.map {
-                    [.init($0.seq), .init($0.world), .init($0.bundleId), .init($0.customer), .init($0.type), .init($0.subtype),
-                     .init($0.transactionId), .init($0.originalId), .init($0.atMs), .init($0.data)]
-                })
-        }
-        if !batch.worldRecords.isEmpty {
-            out += upsert(
-                table: "world_records", columns: ["world", "kind", "key", "value"], conflict: ["world", "kind", "key"],
-                rows: batch.worldRecords.map { [.init($0.world), .init($0.kind), .init($0.key), .init($0.value)] })
-        }
-        out += NotificationUpserts.statements(for: batch.notifications)
+        var out = plan(for: batch).flatMap { render($0.spec, $0.rows) }
+        out += NotificationUpserts.attemptStatements(NotificationUpserts.attempts(batch.notifications))
         return out
     }
 
@@ -93,39 +123,25 @@ enum Upserts {
     static let rowsPerStatement = 1024
 
     /// A conflict key's values, hashable for collapsing duplicate rows.
-    private enum KeyPart: Hashable {
-        case integer(Int), text(String), null, other(String)
-        init(_ data: SQLiteData) {
-            switch data {
-            case .integer(let value): self = .integer(value)
-            case .text(let value): self = .text(value)
-            case .null: self = .null
-            default: self = .other(data.description)
-            }
-        }
-    }
+    private typealias KeyPart = StoreValue
 
-    /// Builds the statements for one table (one per `rowsPerStatement` rows). Later rows for the
-    /// same key win, as they would applied one by one; duplicate keys are collapsed first because
-    /// SQL forbids them inside one statement.
-    static func upsert(
-        table: String, columns: [String], conflict: [String], keep: [String] = [], newerThan version: String? = nil,
-        rows: [[SQLiteData]]
-    ) -> [RawStatement] {
-        let keyIndexes = conflict.compactMap { columns.firstIndex(of: $0) }
-        let versionIndex = version.flatMap { columns.firstIndex(of: $0) }
-        func versionOf(_ row: [SQLiteData]) -> Int {
+    /// Later rows for the same key win, as they would applied one by one (unless their version is
+    /// lower); SQL forbids the same key twice inside one statement, so they are collapsed first.
+    static func unique(_ rows: [[StoreValue]], spec: TableSpec) -> [[StoreValue]] {
+        let keyIndexes = spec.conflict.compactMap { spec.columns.firstIndex(of: $0) }
+        let versionIndex = spec.newerThan.flatMap { spec.columns.firstIndex(of: $0) }
+        func versionOf(_ row: [StoreValue]) -> Int {
             guard let versionIndex, case .integer(let value) = row[versionIndex] else { return 0 }
             return value
         }
-        var unique: [[SQLiteData]] = []
+        var unique: [[StoreValue]] = []
         unique.reserveCapacity(rows.count)
         if keyIndexes.count == 1 {
             let keyIndex = keyIndexes[0]
             var seen: [KeyPart: Int] = [:]
             seen.reserveCapacity(rows.count)
             for row in rows {
-                let key = KeyPart(row[keyIndex])
+                let key = row[keyIndex]
                 if let at = seen[key] {
                     if versionOf(row) >= versionOf(unique[at]) { unique[at] = row }
                 } else {
@@ -137,7 +153,7 @@ enum Upserts {
             var seen: [[KeyPart]: Int] = [:]
             seen.reserveCapacity(rows.count)
             for row in rows {
-                let key = keyIndexes.map { KeyPart(row[$0]) }
+                let key = keyIndexes.map { row[$0] }
                 if let at = seen[key] {
                     if versionOf(row) >= versionOf(unique[at]) { unique[at] = row }
                 } else {
@@ -146,25 +162,30 @@ enum Upserts {
                 }
             }
         }
-        let updates = columns.filter { !conflict.contains($0) && !keep.contains($0) }
-        var tail = " ON CONFLICT (\(conflict.joined(separator: ", "))) "
-        if updates.isEmpty {
-            tail += "DO NOTHING"
-        } else {
-            tail += "DO UPDATE SET " + updates.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-            // Writes may commit out of order; a row only moves forward.
-            if let version { tail += " WHERE \(table).\(version) <= excluded.\(version)" }
-        }
-        let head = "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
-        let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        return unique
+    }
+
+    /// SQLite's statements for one table (one per `rowsPerStatement` rows), duplicates collapsed.
+    static func upsert(
+        table: String, columns: [String], conflict: [String], keep: [String] = [], newerThan version: String? = nil,
+        rows: [[StoreValue]]
+    ) -> [RawStatement] {
+        let spec = TableSpec(table: table, columns: columns.map { ($0, .text) }, conflict: conflict, keep: keep, newerThan: version)
+        return render(spec, unique(rows, spec: spec))
+    }
+
+    static func render(_ spec: TableSpec, _ unique: [[StoreValue]]) -> [RawStatement] {
+        let tail = spec.conflictClause
+        let head = "INSERT INTO \(spec.table) (\(spec.columns.joined(separator: ", "))) VALUES "
+        let tuple = "(" + Array(repeating: "?", count: spec.columns.count).joined(separator: ", ") + ")"
         var out: [RawStatement] = []
         var start = 0
         while start < unique.count {
             let end = min(start + rowsPerStatement, unique.count)
             var sql = head
             sql.reserveCapacity(head.utf8.count + (end - start) * (tuple.utf8.count + 2) + tail.utf8.count)
-            var binds: [SQLiteData] = []
-            binds.reserveCapacity((end - start) * columns.count)
+            var binds: [StoreValue] = []
+            binds.reserveCapacity((end - start) * spec.columns.count)
             for index in start..<end {
                 if index > start { sql += ", " }
                 sql += tuple

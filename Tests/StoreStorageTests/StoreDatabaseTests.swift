@@ -3,12 +3,6 @@ import StoreTestSupport
 import Testing
 @testable import StoreStorage
 
-/// A fresh database file in its own temporary folder.
-func temporaryDatabase() async throws -> StoreDatabase {
-    let folder = TemporaryFolder.make("storage")
-    return try await StoreDatabase.open(path: folder.appendingPathComponent("store.sqlite").path)
-}
-
 func sampleTransaction(id: Int64, seq: Int64, customer: String = "alice", product: String = "com.example.seeds", world: String = "default") -> TransactionRecord {
     TransactionRecord(
         id: id, world: world, seq: seq, originalId: id, bundleId: "com.example.app", customer: customer,
@@ -17,22 +11,22 @@ func sampleTransaction(id: Int64, seq: Int64, customer: String = "alice", produc
         payload: #"{"transactionId":"\#(id)"}"#)
 }
 
-@Suite(.removesTemporaryFolders) struct StoreDatabaseTests {
+@Suite(.removesTemporaryFolders, .dropsTestDatabases) struct StoreDatabaseTests {
     @Test func createsTheFileInWALMode() async throws {
-        let database = try await temporaryDatabase()
+        let database = try await temporaryDatabase(.sqlite)
         #expect(FileManager.default.fileExists(atPath: database.path))
         let mode = try await database.readSQL.raw("PRAGMA journal_mode").first(decodingColumn: "journal_mode", as: String.self)
         #expect(mode == "wal")
         await database.close()
     }
 
-    @Test func writesSurviveReopening() async throws {
-        let database = try await temporaryDatabase()
+    @Test(arguments: TestEngine.all) func writesSurviveReopening(_ engine: TestEngine) async throws {
+        let database = try await temporaryDatabase(engine)
         let customer = CustomerRecord(world: "default", name: "alice", storefront: "FRA", locale: "fr_FR", createdMs: 42)
         try await database.write(WriteBatch(customers: [customer], transactions: [sampleTransaction(id: 10, seq: 1)], meta: ["k": "v"]))
         await database.close()
 
-        let reopened = try await StoreDatabase.open(path: database.path)
+        let reopened = try await StoreDatabase.open(database.url)
         #expect(try await reopened.customer(world: "default", name: "alice") == customer)
         #expect(try await reopened.transaction(id: 10) == sampleTransaction(id: 10, seq: 1))
         #expect(try await reopened.meta("k") == "v")
@@ -41,8 +35,8 @@ func sampleTransaction(id: Int64, seq: Int64, customer: String = "alice", produc
         await reopened.close()
     }
 
-    @Test func upsertsReplaceRowsButKeepCreationFields() async throws {
-        let database = try await temporaryDatabase()
+    @Test(arguments: TestEngine.all) func upsertsReplaceRowsButKeepCreationFields(_ engine: TestEngine) async throws {
+        let database = try await temporaryDatabase(engine)
         try await database.write(WriteBatch(customers: [CustomerRecord(world: "w", name: "bob", storefront: "USA", locale: "en_US", createdMs: 1)]))
         try await database.write(WriteBatch(customers: [CustomerRecord(world: "w", name: "bob", storefront: "JPN", locale: "ja_JP", createdMs: 99)]))
         let bob = try await database.customer(world: "w", name: "bob")
@@ -59,8 +53,8 @@ func sampleTransaction(id: Int64, seq: Int64, customer: String = "alice", produc
         await database.close()
     }
 
-    @Test func concurrentWritesAllLandAndOneBadWriteFailsAlone() async throws {
-        let database = try await temporaryDatabase()
+    @Test(arguments: TestEngine.all) func concurrentWritesAllLandAndOneBadWriteFailsAlone(_ engine: TestEngine) async throws {
+        let database = try await temporaryDatabase(engine)
         try await database.write(WriteBatch(transactions: [sampleTransaction(id: 1, seq: 1)]))
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for index in 2...301 {
@@ -88,8 +82,8 @@ func sampleTransaction(id: Int64, seq: Int64, customer: String = "alice", produc
         await database.close()
     }
 
-    @Test func worldsAndCustomersDoNotMix() async throws {
-        let database = try await temporaryDatabase()
+    @Test(arguments: TestEngine.all) func worldsAndCustomersDoNotMix(_ engine: TestEngine) async throws {
+        let database = try await temporaryDatabase(engine)
         try await database.write(WriteBatch(transactions: [
             sampleTransaction(id: 1, seq: 1, customer: "alice", world: "a"),
             sampleTransaction(id: 2, seq: 2, customer: "alice", world: "b"),
@@ -100,8 +94,8 @@ func sampleTransaction(id: Int64, seq: Int64, customer: String = "alice", produc
         await database.close()
     }
 
-    @Test func customerNamesAreListedPerWorldInOrder() async throws {
-        let database = try await temporaryDatabase()
+    @Test(arguments: TestEngine.all) func customerNamesAreListedPerWorldInOrder(_ engine: TestEngine) async throws {
+        let database = try await temporaryDatabase(engine)
         try await database.write(WriteBatch(customers: [
             CustomerRecord(world: "a", name: "zoe", storefront: "USA", locale: "en_US", createdMs: 1),
             CustomerRecord(world: "a", name: "adam", storefront: "USA", locale: "en_US", createdMs: 2),
@@ -113,8 +107,8 @@ func sampleTransaction(id: Int64, seq: Int64, customer: String = "alice", produc
         await database.close()
     }
 
-    @Test func hostileTextIsStoredVerbatim() async throws {
-        let database = try await temporaryDatabase()
+    @Test(arguments: TestEngine.all) func hostileTextIsStoredVerbatim(_ engine: TestEngine) async throws {
+        let database = try await temporaryDatabase(engine)
         let name = "Robert'); DROP TABLE customers;--"
         try await database.write(WriteBatch(customers: [CustomerRecord(world: "default", name: name, storefront: "USA", locale: "en_US", createdMs: 0)]))
         #expect(try await database.customer(world: "default", name: name)?.name == name)

@@ -3,18 +3,18 @@ import StoreTestSupport
 import Testing
 @testable import StoreStorage
 
-/// The batch writer's invariants, through a real SQLite file: a row only moves forward (the
+/// The batch writer's invariants, through a real SQLite file and a real PostgreSQL database: a row only moves forward (the
 /// version guard), duplicate keys in one batch collapse to the last, and a batch larger than one
 /// statement's 1,024 rows is written whole.
-@Suite(.removesTemporaryFolders) struct UpsertsTests {
+@Suite(.removesTemporaryFolders, .dropsTestDatabases) struct UpsertsTests {
     func subscription(_ originalId: Int64, version: Int64, status: Int = 1, product: String = "p.monthly") -> SubscriptionRecord {
         SubscriptionRecord(world: "default", originalId: originalId, bundleId: "com.example.app", customer: "alice", groupId: "G",
                            productId: product, status: status, nextEventMs: 1_000 * version, version: version,
                            state: "{\"v\":\(version)}", updatedMs: version)
     }
 
-    @Test func anOlderVersionAfterANewerOneIsIgnored() async throws {
-        let database = try await temporaryDatabase()
+    @Test(arguments: TestEngine.all) func anOlderVersionAfterANewerOneIsIgnored(_ engine: TestEngine) async throws {
+        let database = try await temporaryDatabase(engine)
         try await database.write(WriteBatch(subscriptions: [subscription(1, version: 5, status: 1, product: "p.new")]))
         try await database.write(WriteBatch(subscriptions: [subscription(1, version: 3, status: 2, product: "p.old")]))
         #expect(try await database.subscription(world: "default", originalId: 1) == subscription(1, version: 5, status: 1, product: "p.new"))
@@ -33,8 +33,8 @@ import Testing
         await database.close()
     }
 
-    @Test func duplicateKeysInOneBatchKeepTheNewestRow() async throws {
-        let database = try await temporaryDatabase()
+    @Test(arguments: TestEngine.all) func duplicateKeysInOneBatchKeepTheNewestRow(_ engine: TestEngine) async throws {
+        let database = try await temporaryDatabase(engine)
         // Newest in the middle: a later row with a lower version does not win inside the batch either.
         try await database.write(WriteBatch(subscriptions: [
             subscription(2, version: 1, status: 1), subscription(2, version: 4, status: 4), subscription(2, version: 2, status: 2),
@@ -61,8 +61,8 @@ import Testing
         await database.close()
     }
 
-    @Test func batchesAcrossTheRowChunkAreWrittenWhole() async throws {
-        let database = try await temporaryDatabase()
+    @Test(arguments: TestEngine.all) func batchesAcrossTheRowChunkAreWrittenWhole(_ engine: TestEngine) async throws {
+        let database = try await temporaryDatabase(engine)
         let count = Upserts.rowsPerStatement * 2 + 3
         let rows = (1...count).map { sampleTransaction(id: Int64($0), seq: Int64($0)) }
         #expect(Upserts.statements(for: WriteBatch(transactions: rows)).count == 3)

@@ -1,0 +1,172 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PostgresKit
+import PostgresNIO
+import SQLKit
+
+/// The store on a PostgreSQL server: one connection writes (the group committer's, so batches
+/// stay in order and share transactions, as on SQLite), a few others read. Every connection
+/// reopens itself after the server comes back.
+final class PostgresEngine: Sendable {
+    let location: DatabaseURL.PostgresLocation
+    let logger: Logger
+    let writer: PostgresLink
+    let readers: [PostgresLink]
+
+    static let readerCount = 4
+
+    private init(location: DatabaseURL.PostgresLocation, logger: Logger) throws {
+        var configuration = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.user, password: location.password,
+            database: location.database, tls: .disable)
+        switch location.tls {
+        case .disable: break
+        case .prefer: configuration.tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case .require: configuration.tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
+        configuration.options.connectTimeout = .seconds(5)
+        self.location = location
+        self.logger = logger
+        writer = PostgresLink(configuration: configuration, location: location, id: 0, logger: logger)
+        readers = (1...Self.readerCount).map { PostgresLink(configuration: configuration, location: location, id: $0, logger: logger) }
+    }
+
+    /// Connects (a clear error naming host and port when the server cannot be reached) and brings
+    /// the schema up to date under an advisory lock.
+    static func open(_ location: DatabaseURL.PostgresLocation, logger: Logger) async throws -> PostgresEngine {
+        let engine = try PostgresEngine(location: location, logger: logger)
+        try await engine.migrate()
+        return engine
+    }
+
+    func close() async {
+        await writer.close()
+        for reader in readers { await reader.close() }
+    }
+
+    /// Applies the missing migrations in one transaction holding a transaction-scoped advisory
+    /// lock: a second instance starting at the same moment waits on the lock, then finds the
+    /// version table up to date and changes nothing.
+    func migrate() async throws {
+        try await transaction { sql in
+            try await sql.raw("SELECT pg_advisory_xact_lock(\(bind: Migrations.advisoryLockKey))").run()
+            try await sql.raw(SQLQueryString(Migrations.versionTable)).run()
+            let current = try await sql.raw("SELECT COALESCE(MAX(version), 0) AS v FROM schema_version")
+                .first(decodingColumn: "v", as: Int64.self) ?? 0
+            for step in Migrations.pending(after: Int(current)) {
+                for statement in step.statements { try await sql.raw(SQLQueryString(statement)).run() }
+                try await sql.raw("""
+                    INSERT INTO schema_version (version, applied_ms) VALUES (\(bind: Int64(step.version)), \(bind: Migrations.nowMs))
+                    """).run()
+            }
+        }
+    }
+
+    /// A reader, chosen at random so concurrent reads spread over the connections.
+    var reader: PostgresLink { readers.randomElement()! }
+
+    var readSQL: any SQLDatabase { PostgresLinkSQL(link: reader, location: location, logger: logger) }
+
+    /// Runs a read with `?` placeholders and decodes each row.
+    func rows<T>(_ sql: String, _ binds: [StoreValue], decode: (StoreRow) throws -> T) async throws -> [T] {
+        var bindings = PostgresBindings(capacity: binds.count)
+        for bind in binds { bind.append(to: &bindings) }
+        let query = PostgresQuery(unsafeSQL: Self.numbered(sql), binds: bindings)
+        let link = reader
+        let connection = try await link.connection()
+        do {
+            var out: [T] = []
+            for try await row in try await connection.query(query, logger: logger) {
+                out.append(try decode(StoreRow(row)))
+            }
+            return out
+        } catch {
+            throw await failure(error, on: connection, link: link)
+        }
+    }
+
+    /// Runs `body` inside BEGIN … COMMIT on the writer connection; rolls back when it throws.
+    func transaction(_ body: (PostgresConnection) async throws -> Void) async throws {
+        let connection = try await writer.connection()
+        do {
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                try await body(connection)
+                try await connection.query("COMMIT", logger: logger)
+            } catch {
+                if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
+                throw error
+            }
+        } catch {
+            throw await failure(error, on: connection, link: writer)
+        }
+    }
+
+    func transaction(_ body: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws {
+        try await transaction { (connection: PostgresConnection) in try await body(connection.sql()) }
+    }
+
+    func commit(_ batch: WriteBatch) async throws {
+        try await transaction { (connection: PostgresConnection) in
+            try await PostgresBatch.write(batch, on: connection, logger: self.logger)
+        }
+    }
+
+    /// A lost connection becomes `StorageUnavailable` (and is dropped, so the next call reconnects);
+    /// a statement's own error stays as it is.
+    func failure(_ error: any Error, on connection: PostgresConnection, link: PostgresLink) async -> any Error {
+        guard PostgresFailure.isConnectionLoss(error, connection: connection) else { return error }
+        await link.discard(connection)
+        if let unavailable = error as? StorageUnavailable { return unavailable }
+        return StorageUnavailable(
+            "lost the connection to PostgreSQL at \(location.host):\(location.port): \(PostgresFailure.describe(error))")
+    }
+
+    /// `?` placeholders as PostgreSQL's `$1, $2, …` (outside quoted text).
+    static func numbered(_ sql: String) -> String {
+        var out = ""
+        out.reserveCapacity(sql.utf8.count + 16)
+        var index = 0
+        var quoted = false
+        for character in sql {
+            if character == "'" { quoted.toggle() }
+            if character == "?" && !quoted {
+                index += 1
+                out += "$\(index)"
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+}
+
+/// SQLKit's view of a reader connection: the store's SQLKit reads run on PostgreSQL through it,
+/// with PostgreSQL's dialect (`$n` binds) and the same reconnect-on-loss rule.
+struct PostgresLinkSQL: SQLDatabase {
+    let link: PostgresLink
+    let location: DatabaseURL.PostgresLocation
+    let logger: Logger
+
+    var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
+    var dialect: any SQLDialect { PostgresDialect() }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        let connection = try await link.connection()
+        do {
+            try await connection.sql().execute(sql: query, onRow)
+        } catch {
+            guard PostgresFailure.isConnectionLoss(error, connection: connection) else { throw error }
+            await link.discard(connection)
+            throw StorageUnavailable(
+                "lost the connection to PostgreSQL at \(location.host):\(location.port): \(PostgresFailure.describe(error))")
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// One PostgreSQL connection that reopens itself: after the server restarts or the network drops,
+/// the next use connects again, so the store recovers without being restarted.
+actor PostgresLink {
+    private let configuration: PostgresConnection.Configuration
+    private let location: DatabaseURL.PostgresLocation
+    private let logger: Logger
+    private let id: Int
+    private var current: PostgresConnection?
+    private var connecting: Task<PostgresConnection, any Error>?
+
+    init(configuration: PostgresConnection.Configuration, location: DatabaseURL.PostgresLocation, id: Int, logger: Logger) {
+        self.configuration = configuration
+        self.location = location
+        self.id = id
+        self.logger = logger
+    }
+
+    /// The open connection, connecting first when there is none (concurrent callers share one attempt).
+    func connection() async throws -> PostgresConnection {
+        if let current, !current.isClosed { return current }
+        if let connecting { return try await connecting.value }
+        let task = Task { [configuration, id, logger, location] in
+            do {
+                return try await PostgresConnection.connect(
+                    on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: id, logger: logger)
+            } catch {
+                throw StorageUnavailable.unreachable(location, error)
+            }
+        }
+        connecting = task
+        defer { connecting = nil }
+        let connection = try await task.value
+        current = connection
+        return connection
+    }
+
+    /// Drops a connection that failed, so the next use opens a new one.
+    func discard(_ connection: PostgresConnection) async {
+        if current === connection { current = nil }
+        try? await connection.close()
+    }
+
+    func close() async {
+        if let current { try? await current.close() }
+        current = nil
+    }
+}
+
+extension StorageUnavailable {
+    static func unreachable(_ location: DatabaseURL.PostgresLocation, _ error: any Error) -> StorageUnavailable {
+        StorageUnavailable(
+            "cannot reach PostgreSQL at \(location.host):\(location.port) (database \(location.database), user \(location.user)): \(PostgresFailure.describe(error))")
+    }
+}
+
+/// Short, secret-free descriptions of PostgresNIO's errors (its `PSQLError` prints "generic" text).
+enum PostgresFailure {
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] {
+                let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+                return message + code
+            }
+            if let underlying = error.underlying { return "\(underlying)" }
+            return "\(error.code)"
+        }
+        return "\(error)"
+    }
+
+    /// Whether the failure is the connection's (the server went away, the network failed) rather
+    /// than the statement's: those are answered "try again later", not "bad request".
+    static func isConnectionLoss(_ error: any Error, connection: PostgresConnection?) -> Bool {
+        if error is StorageUnavailable { return true }
+        if let connection, connection.isClosed { return true }
+        guard let error = error as? PSQLError else { return error is ChannelError || error is IOError }
+        if [PSQLError.Code.connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection].contains(error.code) {
+            return true
+        }
+        // 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 08xxx connection exceptions.
+        if let state = error.serverInfo?[.sqlState], state.hasPrefix("57P") || state.hasPrefix("08") { return true }
+        return false
+    }
+}
