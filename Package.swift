@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "StoreServer", targets: ["StoreServer"]),
         .library(name: "StoreNotifications", targets: ["StoreNotifications"]),
         .library(name: "StoreViews", targets: ["StoreViews"]),
+        .library(name: "StoreKitTypes", targets: ["StoreKitTypes"]),
         .library(name: "OpenStoreKit", targets: ["OpenStoreKit"]),
         .executable(name: "storekit-example", targets: ["storekit-example"]),
     ],
@@ -84,10 +85,10 @@ let package = Package(
         // The StoreKit 2 sample app for the command line (uses only OpenStoreKit).
         .executableTarget(name: "storekit-example", dependencies: ["OpenStoreKit"], swiftSettings: strict),
         // StoreView, ProductView, SubscriptionStoreView as HTML. Renders data; never touches storage.
-        .target(name: "StoreViews", dependencies: ["StoreModel"], swiftSettings: strict),
+        .target(name: "StoreViews", dependencies: ["StoreModel", "StoreKitTypes"], swiftSettings: strict),
         // HTTP: device API, admin API, Server API. No business rules here.
         .target(name: "StoreServer", dependencies: [
-            "StoreEngine", "StoreModel", "StoreSigning", "StoreNotifications", "StoreViews",
+            "StoreEngine", "StoreModel", "StoreSigning", "StoreNotifications", "StoreViews", "StoreKitTypes",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -96,7 +97,7 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ], resources: [.copy("Resources")], swiftSettings: strict),
         .executableTarget(name: "openstore", dependencies: [
-            "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreViews",
+            "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreViews", "StoreKitTypes",
             "StoreNotifications", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -117,7 +118,7 @@ let package = Package(
         .testTarget(name: "StoreModelTests", dependencies: ["StoreModel"], resources: [.copy("Fixtures")], swiftSettings: strict),
         // Test helpers shared by test modules (a test clock, a small catalog, temporary folders that don't outlive their test).
         .target(name: "StoreTestSupport", dependencies: ["StoreEngine"], path: "Sources/StoreTestSupport", swiftSettings: strict),
-        .testTarget(name: "StoreViewsTests", dependencies: ["StoreViews", "StoreModel"], swiftSettings: strict),
+        .testTarget(name: "StoreViewsTests", dependencies: ["StoreViews", "StoreKitTypes", "StoreModel"], swiftSettings: strict),
         .testTarget(name: "OpenStoreKitTests", dependencies: [
             "OpenStoreKit", "StoreKitTypes", "StoreServer", "StoreEngine", "StoreModel", "StoreStorage", "StoreSigning",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -135,7 +136,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
         ], swiftSettings: strict),
         .testTarget(name: "StoreServerTests", dependencies: [
-            "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreViews", "StoreTestSupport",
+            "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreViews", "StoreKitTypes", "StoreTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ], swiftSettings: strict),

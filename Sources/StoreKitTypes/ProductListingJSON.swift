@@ -1,6 +1,8 @@
 import Foundation
+import StoreModel
 
-/// The device API's product listing (`GET …/apps/{bundleId}/products`), as JSON.
+/// The device API's product listing (`GET …/apps/{bundleId}/products`), as JSON: the
+/// storefront and one `ProductListing` (StoreModel's wire type) per product.
 package struct ProductListingJSON: Decodable, Sendable {
     package struct Front: Decodable, Sendable {
         package var countryCode: String
@@ -8,48 +10,20 @@ package struct ProductListingJSON: Decodable, Sendable {
         package var currency: String
         package var locale: String?
     }
-    package struct Period: Codable, Sendable {
-        package var unit: String
-        package var value: Int
-    }
-    package struct Offer: Codable, Sendable {
-        package var id: String?
-        package var type: String
-        package var paymentMode: String
-        package var price: String
-        package var displayPrice: String
-        package var period: Period
-        package var periodCount: Int
-    }
-    package struct Subscription: Codable, Sendable {
-        package var subscriptionGroupID: String
-        package var groupLevel: Int
-        package var groupDisplayName: String
-        package var subscriptionPeriod: Period
-        package var introductoryOffer: Offer?
-        package var promotionalOffers: [Offer]
-        package var winBackOffers: [Offer]
-    }
-    package struct Item: Codable, Sendable {
-        package var id: String
-        package var type: String
-        package var displayName: String
-        package var description: String
-        package var price: String
-        package var displayPrice: String
-        package var currency: String
-        package var priceLocale: String?
-        package var isFamilyShareable: Bool
-        package var subscription: Subscription?
-    }
 
     package var storefront: Front
-    package var products: [Item]
+    package var products: [ProductListing]
 }
 
 extension Product {
-    /// A product from one item of the listing. `priceLocale` falls back to the storefront's.
-    package init(_ item: ProductListingJSON.Item, storefront: ProductListingJSON.Front) throws {
+    /// A product from one item of the device API's listing.
+    package init(_ item: ProductListing, storefront: ProductListingJSON.Front) throws {
+        try self.init(listing: item)
+    }
+
+    /// StoreKit's `Product` from the store's listing of it: what the client decodes from the device
+    /// API and what the store's own pages render, so both see the same values.
+    public init(listing item: ProductListing) throws {
         guard let price = Decimal(string: item.price, locale: Locale(identifier: "en_US_POSIX")) else {
             throw OpenStoreKitError.badResponse("product \(item.id) has price \"\(item.price)\", not a decimal")
         }
@@ -59,12 +33,12 @@ extension Product {
             id: item.id, type: ProductType(rawValue: item.type), displayName: item.displayName, description: item.description,
             price: price, displayPrice: item.displayPrice, isFamilyShareable: item.isFamilyShareable,
             subscription: try item.subscription.map(SubscriptionInfo.init), jsonRepresentation: (try? encoder.encode(item)) ?? Data(),
-            currencyCode: item.currency, priceLocaleIdentifier: item.priceLocale ?? storefront.locale ?? "en_US")
+            currencyCode: item.currency, priceLocaleIdentifier: item.priceLocale)
     }
 }
 
 extension Product.SubscriptionInfo {
-    init(_ wire: ProductListingJSON.Subscription) throws {
+    init(_ wire: ProductListing.Subscription) throws {
         self.init(
             subscriptionGroupID: wire.subscriptionGroupID, groupLevel: wire.groupLevel, groupDisplayName: wire.groupDisplayName,
             subscriptionPeriod: try Product.SubscriptionPeriod(wire.subscriptionPeriod),
@@ -75,7 +49,7 @@ extension Product.SubscriptionInfo {
 }
 
 extension Product.SubscriptionPeriod {
-    init(_ wire: ProductListingJSON.Period) throws {
+    init(_ wire: ProductListing.Period) throws {
         guard let unit = Unit(rawValue: wire.unit), wire.value > 0 else {
             throw OpenStoreKitError.badResponse("subscription period \(wire.value) \(wire.unit) is not a period")
         }
@@ -84,7 +58,7 @@ extension Product.SubscriptionPeriod {
 }
 
 extension Product.SubscriptionOffer {
-    init(_ wire: ProductListingJSON.Offer) throws {
+    init(_ wire: ProductListing.Offer) throws {
         guard let price = Decimal(string: wire.price, locale: Locale(identifier: "en_US_POSIX")) else {
             throw OpenStoreKitError.badResponse("offer price \"\(wire.price)\" is not a decimal")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitTypes
 import StoreModel
 import StoreViews
 
@@ -76,26 +77,37 @@ struct ViewsBenchmark {
         }
         let catalog: Catalog
         do { catalog = try Catalog.decode(Data(json.utf8)) } catch { throw BenchError("demo catalog: \(error.faults)") }
-        let products = Product.products(of: catalog, storefront: .unitedStates)
+        let products = Product.products(of: catalog, storefront: StoreModel.Storefront.unitedStates)
         let now = Date()
         let subscribed = bundleId == DemoCatalogs.backyardBirdsBundleID
             ? "com.example.backyardbirds.pass.family" : "com.example.foodtruck.socialfeedplus.monthly"
         let owned = bundleId == DemoCatalogs.backyardBirdsBundleID ? [subscribed] : [subscribed, "com.example.foodtruck.annualhistory"]
+        func ms(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 * 1000) }
         func transaction(_ id: String) -> Transaction {
-            Transaction(id: "bench-\(id)", originalID: "bench-\(id)", productID: id, purchaseDate: now.addingTimeInterval(-10 * 86_400),
-                        expirationDate: id == subscribed ? now.addingTimeInterval(20 * 86_400) : nil)
+            let purchased = ms(now.addingTimeInterval(-10 * 86_400))
+            return Transaction(payload: TransactionPayload(
+                originalTransactionId: "2000000000000001", transactionId: "2000000000000002", bundleId: bundleId, productId: id,
+                purchaseDate: purchased, originalPurchaseDate: purchased,
+                expiresDate: id == subscribed ? ms(now.addingTimeInterval(20 * 86_400)) : nil,
+                type: id == subscribed ? .autoRenewable : .nonConsumable, signedDate: ms(now), environment: .xcode,
+                storefront: "USA", storefrontId: "143441", currency: "USD", price: 4990, appTransactionId: "705000000000000001"), jws: "")
         }
         guard let group = products.first(where: { $0.id == subscribed })?.subscription?.subscriptionGroupID else {
             throw BenchError("\(subscribed) is not in the catalog")
         }
         let status = Product.SubscriptionInfo.Status(
             state: .subscribed, transaction: .verified(transaction(subscribed)),
-            renewalInfo: .verified(.init(willAutoRenew: true, autoRenewPreference: subscribed, renewalDate: now.addingTimeInterval(20 * 86_400))))
+            renewalInfo: .verified(.init(payload: RenewalInfoPayload(
+                originalTransactionId: "2000000000000001", autoRenewProductId: subscribed, productId: subscribed, autoRenewStatus: .on,
+                signedDate: ms(now), environment: .xcode, renewalDate: ms(now.addingTimeInterval(20 * 86_400))), jws: "")))
         let privacy = catalog.appPolicies?.policies.first { !$0.url.isEmpty }?.url
         return StoreSnapshot(
             products: products, currentEntitlements: Dictionary(uniqueKeysWithValues: owned.map { ($0, .verified(transaction($0))) }),
             subscriptionStatuses: [group: [status]], introOfferEligibleGroups: [],
-            appTransaction: AppTransaction(originalAppVersion: "8.1", originalPurchaseDate: now.addingTimeInterval(-400 * 86_400)),
+            appTransaction: AppTransaction(payload: AppTransactionPayload(
+                receiptType: .xcode, appAppleId: nil, bundleId: bundleId, applicationVersion: "9.0", receiptCreationDate: ms(now),
+                originalPurchaseDate: ms(now.addingTimeInterval(-400 * 86_400)), originalApplicationVersion: "8.1",
+                appTransactionId: "705000000000000001"), jws: ""),
             termsOfServiceURL: "https://www.apple.com/legal/internet-services/itunes/dev/stdeula/", privacyPolicyURL: privacy,
             customer: "bench-customer", now: now)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitTypes
 import StoreModel
 import StoreViews
 
@@ -6,7 +7,7 @@ import StoreViews
 /// storefront and locale. Forms have nowhere to post in a static file, so they post to "#".
 struct PreviewSite {
     let catalog: Catalog
-    let storefront: Storefront
+    let storefront: StoreModel.Storefront
     let locale: String
     var scheme: PageRenderer.ColorScheme = .automatic
 

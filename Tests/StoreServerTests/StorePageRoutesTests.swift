@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import StoreEngine
+import StoreKitTypes
 import StoreModel
 import StoreViews
 import StoreTestSupport
@@ -63,7 +64,7 @@ struct CustomBuyStyle: ProductViewStyle {
             AnyView(ProductView(id: "p.seeds")
                 .onInAppPurchaseStart { product in recorder.record("start \(product.id)") }
                 .onInAppPurchaseCompletion { product, result in
-                    if case .success(.success(let verified)) = result { recorder.record("done \(product.id) \(verified.payloadValue.productID)") }
+                    if case .success(.success(let verified)) = result { recorder.record("done \(product.id) \(verified.unsafePayloadValue.productID)") }
                 })
         },
         StorePage(id: "custom", bundleId: bundle, title: "Custom") {

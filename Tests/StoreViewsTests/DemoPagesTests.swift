@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitTypes
 import StoreModel
 import Testing
 @testable import StoreViews
@@ -12,7 +13,7 @@ import Testing
 
     static func truck(_ statuses: [Product.SubscriptionInfo.Status] = [], appVersion: String? = nil) -> StoreSnapshot {
         StoreSnapshot(products: Fixtures.foodTruck, subscriptionStatuses: [Fixtures.socialGroup: statuses],
-                      appTransaction: appVersion.map { AppTransaction(originalAppVersion: $0, originalPurchaseDate: Fixtures.now) },
+                      appTransaction: appVersion.map { Fixtures.appTransaction(originalAppVersion: $0) },
                       termsOfServiceURL: "https://example.com/terms", now: Fixtures.now)
     }
 

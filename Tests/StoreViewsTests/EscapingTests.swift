@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitTypes
 import StoreModel
 import Testing
 @testable import StoreViews
@@ -10,18 +11,18 @@ import Testing
     static let breakout = #"x" onmouseover="alert(1)"><img src=x onerror=alert(2)>"#
 
     static func hostileProducts() -> [Product] {
-        let format = Product.PriceFormat(currencyCode: "USD", locale: "en_US")
         func sub(_ id: String, level: Int, period: Product.SubscriptionPeriod) -> Product {
             Product(id: id, type: .autoRenewable, displayName: script + " " + id, description: breakout,
-                    price: 9.99, displayPrice: "$9.99", priceFormat: format,
+                    price: 9.99, displayPrice: "$9.99",
                     subscription: .init(subscriptionGroupID: "g\"<g>", groupLevel: level, groupDisplayName: script,
                                          subscriptionPeriod: period,
                                          introductoryOffer: .init(id: breakout, type: .introductory, price: 0, displayPrice: "$0.00",
-                                                                  period: .weekly, periodCount: 1, paymentMode: .freeTrial)))
+                                                                  period: .weekly, periodCount: 1, paymentMode: .freeTrial)),
+                    currencyCode: "USD", priceLocaleIdentifier: "en_US")
         }
         return [
             Product(id: #"item"><script>alert(3)</script>"#, type: .nonConsumable, displayName: script, description: breakout,
-                    price: 1.99, displayPrice: "$1.99", priceFormat: format),
+                    price: 1.99, displayPrice: "$1.99", currencyCode: "USD", priceLocaleIdentifier: "en_US"),
             sub(#"plan'1"#, level: 1, period: .yearly),
             sub(#"plan"2"#, level: 2, period: .monthly),
         ]

@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitTypes
 import StoreModel
 import Testing
 @testable import StoreViews
@@ -64,10 +65,10 @@ import Testing
         let subscriber = Fixtures.birdsSubscriber(Fixtures.family)
         let page = EmptyView()
             .subscriptionStatusTask(for: Fixtures.passGroup) { state in
-                log.add("status \(state.value?.map(\.transaction.payloadValue.productID) ?? [])")
+                log.add("status \(state.value?.map(\.transaction.unsafePayloadValue.productID) ?? [])")
             }
             .currentEntitlementTask(for: Fixtures.family) { state in
-                log.add("entitled \(state.transaction?.payloadValue.productID ?? "nil")")
+                log.add("entitled \(state.transaction?.unsafePayloadValue.productID ?? "nil")")
             }
             .storeProductTask(for: Fixtures.pellets) { state in log.add("product \(state.product?.displayName ?? "nil")") }
         _ = PageRenderer.render(page, store: subscriber)

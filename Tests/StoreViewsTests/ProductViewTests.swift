@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitTypes
 import StoreModel
 import Testing
 @testable import StoreViews

@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitTypes
 import StoreModel
 import Testing
 @testable import StoreViews
@@ -9,8 +10,8 @@ import Testing
     func plan(_ id: String, _ price: Decimal, _ display: String, _ period: Product.SubscriptionPeriod,
               currency: String = "USD", locale: String = "en_US") -> Product {
         Product(id: id, type: .autoRenewable, displayName: id, description: "", price: price, displayPrice: display,
-                priceFormat: .init(currencyCode: currency, locale: locale),
-                subscription: .init(subscriptionGroupID: "G", groupLevel: 1, groupDisplayName: "G", subscriptionPeriod: period))
+                subscription: .init(subscriptionGroupID: "G", groupLevel: 1, groupDisplayName: "G", subscriptionPeriod: period),
+                currencyCode: currency, priceLocaleIdentifier: locale)
     }
 
     @Test func aYearlyPlanSavesOverTwelveMonthlyPayments() throws {
@@ -38,7 +39,7 @@ import Testing
         #expect(PriceText.savings(plan("y", Decimal(string: "59.88")!, "$59.88", .yearly), over: monthly) == nil, "costs the same")
         #expect(PriceText.savings(plan("y", 70, "$70.00", .yearly), over: monthly) == nil, "costs more")
         let consumable = Product(id: "c", type: .consumable, displayName: "c", description: "", price: 1, displayPrice: "$1.00",
-                                 priceFormat: .init(currencyCode: "USD", locale: "en_US"))
+                                 currencyCode: "USD", priceLocaleIdentifier: "en_US")
         #expect(PriceText.savings(consumable, over: monthly) == nil)
     }
 

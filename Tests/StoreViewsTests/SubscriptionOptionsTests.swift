@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitTypes
 import StoreModel
 import Testing
 @testable import StoreViews
@@ -15,11 +16,11 @@ import Testing
 
     /// A group whose catalog order differs from its levels.
     static let shuffled: [Product] = {
-        let format = Product.PriceFormat(currencyCode: "USD", locale: "en_US")
         func plan(_ id: String, _ level: Int) -> Product {
             Product(id: id, type: .autoRenewable, displayName: id, description: "", price: Decimal(10 - level),
-                    displayPrice: "$\(10 - level).00", priceFormat: format,
-                    subscription: .init(subscriptionGroupID: "g", groupLevel: level, groupDisplayName: "Group", subscriptionPeriod: .monthly))
+                    displayPrice: "$\(10 - level).00",
+                    subscription: .init(subscriptionGroupID: "g", groupLevel: level, groupDisplayName: "Group", subscriptionPeriod: .monthly),
+                    currencyCode: "USD", priceLocaleIdentifier: "en_US")
         }
         return [plan("basic", 3), plan("top", 1), plan("middle", 2), plan("top-too", 1)]
     }()
@@ -184,10 +185,10 @@ import Testing
     }
 
     @Test func equivalentForOtherPeriods() {
-        let format = Product.PriceFormat(currencyCode: "JPY", locale: "ja_JP")
         func plan(_ price: Decimal, _ period: Product.SubscriptionPeriod) -> Product {
-            Product(id: "p", type: .autoRenewable, displayName: "P", description: "", price: price, displayPrice: "", priceFormat: format,
-                    subscription: .init(subscriptionGroupID: "g", groupLevel: 1, groupDisplayName: "G", subscriptionPeriod: period))
+            Product(id: "p", type: .autoRenewable, displayName: "P", description: "", price: price, displayPrice: "",
+                    subscription: .init(subscriptionGroupID: "g", groupLevel: 1, groupDisplayName: "G", subscriptionPeriod: period),
+                    currencyCode: "JPY", priceLocaleIdentifier: "ja_JP")
         }
         #expect(PriceText.monthlyEquivalent(plan(5000, .yearly)) == "¥417")
         #expect(PriceText.monthlyEquivalent(plan(3000, .init(value: 3, unit: .month))) == "¥1,000")

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StoreEngine
+import StoreKitTypes
 import StoreModel
 import StoreViews
 
@@ -9,7 +10,7 @@ import StoreViews
 /// engine applies an eligible intro offer), restore is `AppStore.sync()`, redeem is the offer
 /// code sheet. Every refusal becomes a notice on the page, never a failed request.
 struct StorePageActions {
-    let store: AppStore
+    let store: StoreEngine.AppStore
     let bundleId: String
     let customer: String
     let world: String
@@ -63,9 +64,9 @@ struct StorePageActions {
             let outcome = try await store.purchase(
                 PurchaseRequest(world: world, bundleId: bundleId, productId: product.id, customer: customer), offer: nil)
             let verified = !(try await store.simulatesVerificationFailure(world: world))
-            if outcome.status == "purchased", let payload = outcome.transaction?.payload {
-                result = .success(.success(StoreSnapshotLoader.result(StoreSnapshotLoader.transaction(payload), verified)))
-                if payload.productId != product.id { deferredProductId = payload.productId }
+            if outcome.status == "purchased", let signed = outcome.transaction {
+                result = .success(.success(StoreSnapshotLoader.transaction(signed, verified)))
+                if signed.payload.productId != product.id { deferredProductId = signed.payload.productId }
             } else {
                 result = .success(.pending)
                 interrupted = outcome.status == "interrupted"

@@ -1,13 +1,16 @@
 import Foundation
 import StoreEngine
+import StoreKitTypes
 import StoreModel
 import StoreViews
 
 /// Fills a `StoreSnapshot` (all a page draws from) for one customer of one world by asking the
-/// engine and mapping its types to StoreKit's. No rules here: who owns what, which status a
-/// subscription has and who gets an intro offer are the engine's answers.
+/// engine. No rules here: who owns what, which status a subscription has and who gets an intro
+/// offer are the engine's answers. Values are StoreKit's (StoreKitTypes), built from the very
+/// listing and signed payloads the device API hands the client library, so a custom style sees
+/// every field an app sees (`environment`, `appAccountToken`, `offer`, renewal dates, …).
 struct StoreSnapshotLoader {
-    let store: AppStore
+    let store: StoreEngine.AppStore
 
     /// The store's own pages for catalog texts the snapshot links to.
     struct PolicyPages {
@@ -20,13 +23,14 @@ struct StoreSnapshotLoader {
     func load(bundleId: String, customer: String, world: String, policyPages: PolicyPages) async throws -> StoreSnapshot {
         let app = try store.app(bundleId)
         let record = try await store.customer(customer, world: world)
-        let storefront = Storefront.lookup(record?.storefront ?? app.catalog.settings.storefront) ?? .unitedStates
+        let storefront = record.flatMap { StoreModel.Storefront.lookup($0.storefront) == nil ? nil : $0.storefront }
         let locale = record?.locale ?? app.catalog.settings.locale
+        let (_, listing) = try store.products(bundleId: bundleId, storefront: storefront, locale: locale, ids: nil)
         var snapshot = StoreSnapshot(
-            products: Product.products(of: app.catalog, storefront: storefront, locale: locale),
+            products: Product.products(listed: listing),
             termsOfServiceURL: AppPolicyLinks.termsURL(app.catalog, customTermsURL: policyPages.terms),
             privacyPolicyURL: AppPolicyLinks.privacyURL(app.catalog, locale: locale, textURL: policyPages.privacy),
-            customer: customer, now: Self.date(try await store.nowMs(world)))
+            customer: customer, now: Date(timeIntervalSince1970: Double(try await store.nowMs(world)) / 1000))
         snapshot.productsFailure = await failure("Load Products", world: world)
         // Someone the store has never seen owns nothing and may take every intro offer; reading
         // further would create their records on a mere page view.
@@ -35,7 +39,7 @@ struct StoreSnapshotLoader {
         let verified = !(try await store.simulatesVerificationFailure(world: world))
         let entitlements = try await store.transactions(bundleId: app.bundleId, customer: customer, scope: .entitlements, world: world)
         for signed in entitlements {
-            snapshot.currentEntitlements[signed.payload.productId] = Self.result(Self.transaction(signed.payload), verified)
+            snapshot.currentEntitlements[signed.payload.productId] = Self.transaction(signed, verified)
         }
         if let failure = await failure("Subscription Status", world: world) {
             snapshot.statusFailure = failure
@@ -46,8 +50,7 @@ struct StoreSnapshotLoader {
         snapshot.introOfferEligibleGroups = try await store.introOfferEligibleGroups(bundleId: app.bundleId, customer: customer, world: world)
         if await failure("App Transaction", world: world) == nil {
             let signed = try await store.appTransaction(bundleId: app.bundleId, customer: customer, world: world)
-            snapshot.appTransaction = AppTransaction(
-                originalAppVersion: signed.payload.originalApplicationVersion, originalPurchaseDate: Self.date(signed.payload.originalPurchaseDate))
+            snapshot.appTransaction = AppTransaction(payload: signed.payload, jws: signed.jws)
         }
         return snapshot
     }
@@ -64,30 +67,24 @@ struct StoreSnapshotLoader {
         }
     }
 
-    static func date(_ ms: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(ms) / 1000)
+    /// A signed value as a device receives it: with the Transaction Manager's simulated
+    /// verification failure, the JWS is corrupted exactly as the device API corrupts it, and the
+    /// verdict is the one the client library reaches on it (`.invalidSignature`).
+    static func result<T: Sendable>(_ jws: String, _ verified: Bool, _ make: (String) -> T) -> VerificationResult<T> {
+        verified ? .verified(make(jws)) : .unverified(make(VerificationFault.apply(jws, true)), .invalidSignature)
     }
 
-    static func result<T: Sendable>(_ value: T, _ verified: Bool) -> VerificationResult<T> {
-        verified ? .verified(value) : .unverified(value, "the signature did not verify (simulated Verification error)")
-    }
-
-    static func transaction(_ payload: TransactionPayload) -> StoreViews.Transaction {
-        StoreViews.Transaction(
-            id: payload.transactionId, originalID: payload.originalTransactionId, productID: payload.productId,
-            purchaseDate: date(payload.purchaseDate), expirationDate: payload.expiresDate.map(date),
-            revocationDate: payload.revocationDate.map(date), isUpgraded: payload.isUpgraded ?? false,
-            ownershipType: payload.inAppOwnershipType == .familyShared ? .familyShared : .purchased)
+    static func transaction(_ signed: Signed<TransactionPayload>, _ verified: Bool) -> VerificationResult<Transaction> {
+        result(signed.jws, verified) { Transaction(payload: signed.payload, jws: $0) }
     }
 
     /// `Product.SubscriptionInfo.Status`: state raw values 1–5 are the Server API's status values.
     static func status(_ item: SubscriptionStatusItem, _ verified: Bool) -> Product.SubscriptionInfo.Status {
-        let renewal = item.renewalInfo.payload
-        return Product.SubscriptionInfo.Status(
+        Product.SubscriptionInfo.Status(
             state: .init(rawValue: item.status.rawValue),
-            transaction: result(transaction(item.transaction.payload), verified),
-            renewalInfo: result(Product.SubscriptionInfo.RenewalInfo(
-                willAutoRenew: renewal.autoRenewStatus == .on, autoRenewPreference: renewal.autoRenewProductId,
-                renewalDate: renewal.renewalDate.map(date)), verified))
+            transaction: transaction(item.transaction, verified),
+            renewalInfo: result(item.renewalInfo.jws, verified) {
+                Product.SubscriptionInfo.RenewalInfo(payload: item.renewalInfo.payload, jws: $0)
+            })
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitTypes
 
 /// The Backyard Birds store from WWDC23's "Meet StoreKit for SwiftUI", ported almost verbatim.
 public enum BackyardBirds {
@@ -80,7 +81,7 @@ struct PassUpgradeOffer: View {
 
     static func activeLevel(_ status: EntitlementTaskState<[Product.SubscriptionInfo.Status]>, _ store: StoreSnapshot) -> Int? {
         guard let active = status.value?.first(where: { $0.state.isActive }) else { return nil }
-        return store.product(active.transaction.payloadValue.productID)?.subscription?.groupLevel
+        return store.product(active.transaction.unsafePayloadValue.productID)?.subscription?.groupLevel
     }
 }
 

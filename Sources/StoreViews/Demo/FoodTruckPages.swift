@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitTypes
 
 /// The Food Truck app's store: the annual sales history, Social Feed+, and a subscription status
 /// panel in the style of Apphud's article ("active until …", "expired at …", "not purchased").
@@ -108,7 +109,7 @@ struct SocialFeedStatusPanel: View {
         case .failure(let error): return "Couldn’t check your subscription: \(error.message)"
         case .success(let statuses):
             guard let status = statuses.first(where: { $0.state.isActive }) ?? statuses.first else { return "Not purchased" }
-            let transaction = status.transaction.payloadValue
+            let transaction = status.transaction.unsafePayloadValue
             let name = store.product(transaction.productID)?.displayName ?? transaction.productID
             let date = transaction.revocationDate ?? transaction.expirationDate
             let when = date.map(format) ?? "unknown date"

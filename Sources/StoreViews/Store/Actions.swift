@@ -1,3 +1,5 @@
+import StoreKitTypes
+
 /// A purchase a page asked for: the product, and the hooks in effect where it was asked.
 public struct PurchaseIntent {
     public let productID: String

@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitTypes
 import StoreModel
 
 /// The words and derived prices a store page shows next to a subscription's billed amount.
@@ -37,7 +38,7 @@ public enum PriceText {
         default: return nil
         }
         let perMonth = product.price / Decimal(months)
-        let text = PriceFormatter.format(perMonth, currency: product.priceFormat.currencyCode, locale: product.priceFormat.locale)
+        let text = PriceFormatter.format(perMonth, currency: product.currencyCode, locale: product.priceLocaleIdentifier)
         guard perMonth > 0, text.contains(where: { ("1"..."9").contains($0) }) else { return nil }
         return text
     }
@@ -64,7 +65,7 @@ public enum PriceText {
         var ratio = amount / cost * 100, percent = Decimal()
         NSDecimalRound(&percent, &ratio, 0, .down)
         return Savings(amount: amount, percent: NSDecimalNumber(decimal: percent).intValue,
-                       displayAmount: PriceFormatter.format(amount, currency: product.priceFormat.currencyCode, locale: product.priceFormat.locale))
+                       displayAmount: PriceFormatter.format(amount, currency: product.currencyCode, locale: product.priceLocaleIdentifier))
     }
 
     /// A period's length in days for comparing plans: months count 30 and years 360, so a year is
@@ -84,7 +85,7 @@ public enum PriceText {
         switch offer.paymentMode {
         case .freeTrial: return "\(duration(total)) free"
         case .payUpFront: return "\(offer.displayPrice) for \(duration(total))"
-        case .payAsYouGo:
+        default:
             return "\(offer.displayPrice) per \(period(offer.period)) for \(duration(total))"
         }
     }

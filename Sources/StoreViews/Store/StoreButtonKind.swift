@@ -1,3 +1,5 @@
+import StoreKitTypes
+
 /// The accessory buttons a store view can show (`storeButton(_:for:)`). Apple's automatic
 /// visibility: cancellation only when presented, restore and redeem hidden, sign-in only with an
 /// action, policies shown by subscription stores.

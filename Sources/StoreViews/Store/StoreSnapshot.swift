@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitTypes
 
 /// Everything a store page draws from, read once per render: the products of the customer's
 /// storefront and what the customer owns. Views never reach storage; the server fills this in.

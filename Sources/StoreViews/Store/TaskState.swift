@@ -1,3 +1,5 @@
+import StoreKitTypes
+
 extension Product {
     /// Where loading one product stands, as `storeProductTask(for:)` reports it.
     public enum TaskState: Sendable {

@@ -1,3 +1,5 @@
+import StoreKitTypes
+
 /// The markup of the built-in product view styles. One `<article>` per product, named by its
 /// heading; the buy button says what it buys and for how much.
 struct StandardProductBody: PrimitiveView {

@@ -1,3 +1,5 @@
+import StoreKitTypes
+
 /// One in-app purchase: its name, description, price and a buy button, loaded by ID.
 public struct ProductView<Icon: View, PlaceholderIcon: View>: PrimitiveView {
     enum Source { case id(Product.ID), product(Product), configuration(ProductViewStyleConfiguration) }

@@ -1,3 +1,5 @@
+import StoreKitTypes
+
 /// Runs a store query's action before its content renders, as SwiftUI's store tasks do when a view
 /// appears. With `@State` the page then renders again with the lifted state.
 public struct StoreTaskView<Content: View>: PrimitiveView {

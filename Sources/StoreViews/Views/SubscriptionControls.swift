@@ -1,3 +1,5 @@
+import StoreKitTypes
+
 /// The plan controls of a subscription store: a radio group with one subscribe button, or a
 /// button per plan. Radios are native, so arrow keys move the selection and screen readers
 /// announce "Yearly, $49.99 per year, selected".

@@ -1,3 +1,5 @@
+import StoreKitTypes
+
 /// A paywall for one subscription group: marketing content above the plans, then the plan
 /// controls, the accessory buttons and the policy links. With a group ID the plans are ordered by
 /// level (highest service first); a subscriber sees only the relationships asked for.
@@ -47,7 +49,7 @@ public struct SubscriptionStoreView<Content: View>: PrimitiveView {
         let group = all.first?.subscription?.subscriptionGroupID ?? { if case .group(let id) = source { return id }; return "" }()
         let status = store.activeStatus(group: group)
         let active = status.flatMap { $0.state.isActive ? $0 : nil }
-        let currentProduct = active.flatMap { store.product($0.transaction.payloadValue.productID) }
+        let currentProduct = active.flatMap { store.product($0.transaction.unsafePayloadValue.productID) }
         let currentLevel = currentProduct?.subscription?.groupLevel
         let options = all.compactMap { product -> SubscriptionStoreControlStyleConfiguration.Option? in
             var relationship: Product.SubscriptionRelationship?
@@ -59,7 +61,7 @@ public struct SubscriptionStoreView<Content: View>: PrimitiveView {
             return .init(subscription: product, relationship: relationship, isCurrent: relationship == .current,
                          eligibleIntroOffer: offer(for: product, context))
         }
-        let preference = active?.renewalInfo.payloadValue.autoRenewPreference.flatMap { store.product($0) }
+        let preference = active?.renewalInfo.unsafePayloadValue.autoRenewPreference.flatMap { store.product($0) }
         return SubscriptionStoreControlStyleConfiguration(
             options: options, allOptions: all, groupDisplayName: all.first?.subscription?.groupDisplayName ?? "Subscription",
             autoRenewPreference: preference, descriptionVisibility: context.environment.productDescriptionVisibility)

@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitTypes
 import StoreModel
 @testable import StoreViews
 
@@ -29,9 +30,37 @@ enum Fixtures {
 
     static let now = Date(timeIntervalSince1970: 1_750_000_000)
 
-    static func transaction(_ productID: String, expires: Date? = nil) -> Transaction {
-        Transaction(id: "t-\(productID)", originalID: "o-\(productID)", productID: productID,
-                    purchaseDate: now.addingTimeInterval(-86_400), expirationDate: expires)
+    static func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// A transaction as the store signs it (Apple's wire payload), decoded as StoreKit's value:
+    /// the same path the client library and the store's pages take. Not signed: views render values.
+    static func transaction(_ productID: String, expires: Date? = nil, edit: (inout TransactionPayload) -> Void = { _ in }) -> Transaction {
+        let purchased = ms(now.addingTimeInterval(-86_400))
+        var payload = TransactionPayload(
+            originalTransactionId: "2000000000000001", transactionId: "2000000000000002", bundleId: "com.example.views",
+            productId: productID, purchaseDate: purchased, originalPurchaseDate: purchased, expiresDate: expires.map(ms),
+            type: expires == nil ? .nonConsumable : .autoRenewable, signedDate: ms(now), environment: .xcode,
+            storefront: "USA", storefrontId: "143441", currency: "USD", price: 4990, appTransactionId: "705000000000000001")
+        edit(&payload)
+        return Transaction(payload: payload, jws: "")
+    }
+
+    /// Renewal info as the store signs it, decoded as StoreKit's value.
+    static func renewalInfo(_ productID: String, willAutoRenew: Bool, preference: String, renewalDate: Date?,
+                            edit: (inout RenewalInfoPayload) -> Void = { _ in }) -> Product.SubscriptionInfo.RenewalInfo {
+        var payload = RenewalInfoPayload(
+            originalTransactionId: "2000000000000001", autoRenewProductId: preference, productId: productID,
+            autoRenewStatus: willAutoRenew ? .on : .off, signedDate: ms(now), environment: .xcode,
+            renewalDate: renewalDate.map(ms))
+        edit(&payload)
+        return Product.SubscriptionInfo.RenewalInfo(payload: payload, jws: "")
+    }
+
+    static func appTransaction(originalAppVersion: String) -> AppTransaction {
+        AppTransaction(payload: AppTransactionPayload(
+            receiptType: .xcode, appAppleId: nil, bundleId: "com.example.views", applicationVersion: "9.0",
+            receiptCreationDate: ms(now), originalPurchaseDate: ms(now), originalApplicationVersion: originalAppVersion,
+            appTransactionId: "705000000000000001"), jws: "")
     }
 
     /// A subscription status in a group: subscribed to `productID` unless `state` says otherwise.
@@ -39,8 +68,8 @@ enum Fixtures {
                        renewsTo preference: String? = nil) -> Product.SubscriptionInfo.Status {
         let expires = now.addingTimeInterval(state.isActive ? 20 * 86_400 : -86_400)
         return .init(state: state, transaction: .verified(transaction(productID, expires: expires)),
-                     renewalInfo: .verified(.init(willAutoRenew: state.isActive, autoRenewPreference: preference ?? productID,
-                                                  renewalDate: expires)))
+                     renewalInfo: .verified(renewalInfo(productID, willAutoRenew: state.isActive, preference: preference ?? productID,
+                                                        renewalDate: expires)))
     }
 
     /// The Backyard Birds store for a customer subscribed to one pass plan (no intro offer left).

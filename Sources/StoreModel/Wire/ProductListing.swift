@@ -1,8 +1,9 @@
 import Foundation
-import StoreModel
 
 /// A catalog product as StoreKit's `Product` shows it to one storefront: localized texts, a price
-/// formatted in the storefront's currency, and the subscription's offers.
+/// formatted in the storefront's currency, and the subscription's offers. The device API's
+/// product listing is a list of these; the client library and the store views both build
+/// StoreKit's `Product` from it, so a product reads the same in an app and on a store page.
 public struct ProductListing: Codable, Sendable, Equatable {
     public struct Period: Codable, Sendable, Equatable {
         public var unit: String
