@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "StoreViews", targets: ["StoreViews"]),
         .library(name: "StoreKitTypes", targets: ["StoreKitTypes"]),
         .library(name: "OpenStoreKit", targets: ["OpenStoreKit"]),
+        .library(name: "SubscriptionBackend", targets: ["SubscriptionBackend"]),
         .executable(name: "storekit-example", targets: ["storekit-example"]),
     ],
     dependencies: [
@@ -82,6 +83,19 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
+        // The developer's side: ingests notifications, keeps customer info, reconciles through the
+        // Server API, sends webhooks. Knows only what a developer's server can know (never the engine).
+        .target(name: "SubscriptionBackend", dependencies: [
+            "StoreModel", "StoreSigning",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "SQLKit", package: "sql-kit"),
+            .product(name: "SQLiteKit", package: "sqlite-kit"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Resources")], swiftSettings: strict),
         // The StoreKit 2 sample app for the command line (uses only OpenStoreKit).
         .executableTarget(name: "storekit-example", dependencies: ["OpenStoreKit"], swiftSettings: strict),
         // StoreView, ProductView, SubscriptionStoreView as HTML. Renders data; never touches storage.
@@ -98,7 +112,7 @@ let package = Package(
         ], resources: [.copy("Resources")], swiftSettings: strict),
         .executableTarget(name: "openstore", dependencies: [
             "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreViews", "StoreKitTypes",
-            "StoreNotifications", .product(name: "Hummingbird", package: "hummingbird"),
+            "StoreNotifications", "SubscriptionBackend", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -126,6 +140,11 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ], swiftSettings: strict),
         .testTarget(name: "StoreSigningTests", dependencies: ["StoreSigning"], swiftSettings: strict),
+        .testTarget(name: "SubscriptionBackendTests", dependencies: [
+            "SubscriptionBackend", "StoreModel", "StoreSigning",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ], swiftSettings: strict),
         .testTarget(name: "StoreStorageTests", dependencies: [
             "StoreStorage", "StoreModel", "StoreTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
         ], swiftSettings: strict),

@@ -1,0 +1,212 @@
+import Foundation
+import StoreModel
+
+/// Everything `openstore backend` needs, as read from `backend.json` (flags override it). One
+/// backend serves several apps; each app says what it trusts and how to reach its Server API.
+public struct BackendConfiguration: Codable, Sendable, Equatable {
+    /// Address to bind; loopback unless told otherwise.
+    public var host: String
+    /// 0 picks a free port.
+    public var port: Int
+    /// The SQLite file holding the backend's own state.
+    public var database: String
+    public var apps: [AppConfiguration]
+    public var webhooks: [WebhookTarget]
+    /// Seconds between reconciliations through the Server API (0: only on start and on demand).
+    public var reconcileIntervalSeconds: Double
+    /// First retry delay of a failed webhook; each further retry doubles it.
+    public var webhookRetryBaseSeconds: Double
+    /// Longest delay between two webhook attempts.
+    public var webhookRetryMaxSeconds: Double
+    /// Attempts before a webhook delivery is given up (it stays in the delivery log as failed).
+    public var webhookMaxAttempts: Int
+    /// When set, `/v1/*` requires `Authorization: Bearer <token>`.
+    public var apiToken: String?
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8081, database: String = ".openstore-backend/backend.sqlite",
+        apps: [AppConfiguration] = [], webhooks: [WebhookTarget] = [], reconcileIntervalSeconds: Double = 3600,
+        webhookRetryBaseSeconds: Double = 5, webhookRetryMaxSeconds: Double = 3600, webhookMaxAttempts: Int = 10,
+        apiToken: String? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.database = database
+        self.apps = apps
+        self.webhooks = webhooks
+        self.reconcileIntervalSeconds = reconcileIntervalSeconds
+        self.webhookRetryBaseSeconds = webhookRetryBaseSeconds
+        self.webhookRetryMaxSeconds = webhookRetryMaxSeconds
+        self.webhookMaxAttempts = webhookMaxAttempts
+        self.apiToken = apiToken
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case host, port, database, apps, webhooks, reconcileIntervalSeconds, webhookRetryBaseSeconds
+        case webhookRetryMaxSeconds, webhookMaxAttempts, apiToken
+    }
+
+    /// Missing keys take their defaults, so a file may hold only what differs.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = BackendConfiguration()
+        host = try c.decodeIfPresent(String.self, forKey: .host) ?? d.host
+        port = try c.decodeIfPresent(Int.self, forKey: .port) ?? d.port
+        database = try c.decodeIfPresent(String.self, forKey: .database) ?? d.database
+        apps = try c.decodeIfPresent([AppConfiguration].self, forKey: .apps) ?? []
+        webhooks = try c.decodeIfPresent([WebhookTarget].self, forKey: .webhooks) ?? []
+        reconcileIntervalSeconds = try c.decodeIfPresent(Double.self, forKey: .reconcileIntervalSeconds) ?? d.reconcileIntervalSeconds
+        webhookRetryBaseSeconds = try c.decodeIfPresent(Double.self, forKey: .webhookRetryBaseSeconds) ?? d.webhookRetryBaseSeconds
+        webhookRetryMaxSeconds = try c.decodeIfPresent(Double.self, forKey: .webhookRetryMaxSeconds) ?? d.webhookRetryMaxSeconds
+        webhookMaxAttempts = try c.decodeIfPresent(Int.self, forKey: .webhookMaxAttempts) ?? d.webhookMaxAttempts
+        apiToken = try c.decodeIfPresent(String.self, forKey: .apiToken)
+    }
+
+    /// Reads `backend.json`; a broken file is reported with the JSON path of the fault.
+    public static func load(path: String) throws -> BackendConfiguration {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw BackendConfigurationError("cannot read \(path): \(error.localizedDescription)")
+        }
+        do {
+            return try JSONDecoder().decode(BackendConfiguration.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw BackendConfigurationError("\(path): \(Self.jsonPath(context.codingPath + [key])) is missing")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            throw BackendConfigurationError("\(path): \(Self.jsonPath(context.codingPath)): \(context.debugDescription)")
+        } catch let DecodingError.dataCorrupted(context) {
+            throw BackendConfigurationError("\(path): \(Self.jsonPath(context.codingPath)): \(context.debugDescription)")
+        } catch {
+            throw BackendConfigurationError("\(path): \(error)")
+        }
+    }
+
+    static func jsonPath(_ path: [any CodingKey]) -> String {
+        "$" + path.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+    }
+
+    /// Problems that would make the backend refuse or misread data, found before it starts.
+    public func validate() throws {
+        if apps.isEmpty { throw BackendConfigurationError("no app configured: give --bundle-id or apps in backend.json") }
+        var seen = Set<String>()
+        for (index, app) in apps.enumerated() {
+            let at = "$.apps[\(index)]"
+            if app.bundleId.isEmpty { throw BackendConfigurationError("\(at).bundleId is empty") }
+            if !seen.insert(app.bundleId).inserted { throw BackendConfigurationError("\(at).bundleId \(app.bundleId) is configured twice") }
+            if app.environments.isEmpty { throw BackendConfigurationError("\(at).environments is empty") }
+            for environment in app.environments where StoreEnvironment(rawValue: environment) == nil {
+                throw BackendConfigurationError("\(at).environments: \(environment) is not Production, Sandbox, Xcode or LocalTesting")
+            }
+            if app.environments.contains("Production") && app.appAppleId == nil {
+                throw BackendConfigurationError("\(at).appAppleId is required when Production is accepted (Apple's verifier requires it too)")
+            }
+        }
+        for (index, hook) in webhooks.enumerated() {
+            guard let url = URL(string: hook.url), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+                throw BackendConfigurationError("$.webhooks[\(index)].url is not an http(s) URL")
+            }
+        }
+        if webhookMaxAttempts < 1 { throw BackendConfigurationError("$.webhookMaxAttempts must be at least 1") }
+    }
+}
+
+/// One app the backend serves.
+public struct AppConfiguration: Codable, Sendable, Equatable {
+    public var bundleId: String
+    /// Required for Production: Apple's verifier checks it there.
+    public var appAppleId: Int64?
+    /// `Production`, `Sandbox` (default both).
+    public var environments: [String]
+    /// Trust Apple Root CA - G3 (shipped with the backend). Default true.
+    public var trustAppleRoot: Bool
+    /// Further roots, as DER or PEM files (an OpenStoreKit store's root from `openstore keys root`).
+    public var trustedRootFiles: [String]
+    /// Server API credentials; without them the backend cannot reconcile.
+    public var apiKey: APIKeyConfiguration?
+    /// The Server API's base URL; default Apple's host for each environment.
+    public var apiBaseURL: String?
+    /// product ID → entitlement name; products not listed get the default (their subscription
+    /// group's ID for subscriptions, their own ID otherwise).
+    public var entitlements: [String: String]
+
+    public init(
+        bundleId: String, appAppleId: Int64? = nil, environments: [String] = ["Production", "Sandbox"],
+        trustAppleRoot: Bool = true, trustedRootFiles: [String] = [], apiKey: APIKeyConfiguration? = nil,
+        apiBaseURL: String? = nil, entitlements: [String: String] = [:]
+    ) {
+        self.bundleId = bundleId
+        self.appAppleId = appAppleId
+        self.environments = environments
+        self.trustAppleRoot = trustAppleRoot
+        self.trustedRootFiles = trustedRootFiles
+        self.apiKey = apiKey
+        self.apiBaseURL = apiBaseURL
+        self.entitlements = entitlements
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case bundleId, appAppleId, environments, trustAppleRoot, trustedRootFiles, apiKey, apiBaseURL, entitlements
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        bundleId = try c.decode(String.self, forKey: .bundleId)
+        appAppleId = try c.decodeIfPresent(Int64.self, forKey: .appAppleId)
+        environments = try c.decodeIfPresent([String].self, forKey: .environments) ?? ["Production", "Sandbox"]
+        trustAppleRoot = try c.decodeIfPresent(Bool.self, forKey: .trustAppleRoot) ?? true
+        trustedRootFiles = try c.decodeIfPresent([String].self, forKey: .trustedRootFiles) ?? []
+        apiKey = try c.decodeIfPresent(APIKeyConfiguration.self, forKey: .apiKey)
+        apiBaseURL = try c.decodeIfPresent(String.self, forKey: .apiBaseURL)
+        entitlements = try c.decodeIfPresent([String: String].self, forKey: .entitlements) ?? [:]
+    }
+
+    /// Apple's Server API host for an environment (reference §1.1), unless a base URL is configured.
+    public func baseURL(environment: String) -> String {
+        if let apiBaseURL { return apiBaseURL.hasSuffix("/") ? String(apiBaseURL.dropLast()) : apiBaseURL }
+        return environment == "Production" ? "https://api.storekit.apple.com" : "https://api.storekit-sandbox.apple.com"
+    }
+}
+
+/// A Server API key as App Store Connect gives it: the `.p8` file, its key ID, the issuer ID.
+public struct APIKeyConfiguration: Codable, Sendable, Equatable {
+    public var privateKeyFile: String
+    public var keyId: String
+    public var issuerId: String
+
+    public init(privateKeyFile: String, keyId: String, issuerId: String) {
+        self.privateKeyFile = privateKeyFile
+        self.keyId = keyId
+        self.issuerId = issuerId
+    }
+}
+
+/// A URL that receives the backend's events.
+public struct WebhookTarget: Codable, Sendable, Equatable {
+    public var url: String
+    /// The HMAC-SHA256 key for the `OpenStore-Signature` header.
+    public var secret: String
+    /// `json` (default): the event as JSON. `slack`: `{"text": …}` for a Slack incoming webhook.
+    public var format: String
+
+    public init(url: String, secret: String, format: String = "json") {
+        self.url = url
+        self.secret = secret
+        self.format = format
+    }
+
+    enum CodingKeys: String, CodingKey { case url, secret, format }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        url = try c.decode(String.self, forKey: .url)
+        secret = try c.decodeIfPresent(String.self, forKey: .secret) ?? ""
+        format = try c.decodeIfPresent(String.self, forKey: .format) ?? "json"
+    }
+}
+
+public struct BackendConfigurationError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Logging
+import NIOCore
+import SQLKit
+import SQLiteKit
+
+/// The backend's storage, kept behind this one small type so it can move onto the store's
+/// storage layer (SQLite or PostgreSQL) without touching the rules. Portable SQL only: SQLKit
+/// builders and parameter binds. One connection writes (in transactions, one at a time, through
+/// `write`), a second one reads, so customer info never waits for a write.
+public final class BackendDatabase: Sendable {
+    let writer: SQLiteConnection
+    let reader: SQLiteConnection
+    private let lock = AsyncLock()
+
+    var readSQL: any SQLDatabase { reader.sql() }
+
+    private init(writer: SQLiteConnection, reader: SQLiteConnection) {
+        self.writer = writer
+        self.reader = reader
+    }
+
+    /// Opens (creating when missing) the SQLite file and its folder, with the schema in place.
+    public static func open(path: String, logger: Logger = Logger(label: "backend.db")) async throws -> BackendDatabase {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let writer = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+        try await writer.sql().raw("PRAGMA journal_mode=WAL").run()
+        try await writer.sql().raw("PRAGMA synchronous=NORMAL").run()
+        try await writer.sql().raw("PRAGMA busy_timeout=5000").run()
+        let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+        try await reader.sql().raw("PRAGMA busy_timeout=5000").run()
+        let database = BackendDatabase(writer: writer, reader: reader)
+        try await database.write { sql in try await BackendSchema.create(on: sql) }
+        return database
+    }
+
+    public func close() async {
+        try? await writer.close()
+        try? await reader.close()
+    }
+
+    /// Runs `body` in one transaction, after every earlier write finished: committed entirely
+    /// or not at all.
+    func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await lock.run {
+            try await writer.query("BEGIN IMMEDIATE", []) { _ in }
+            do {
+                let result = try await body(writer.sql())
+                try await writer.query("COMMIT", []) { _ in }
+                return result
+            } catch {
+                try? await writer.query("ROLLBACK", []) { _ in }
+                throw error
+            }
+        }
+    }
+}
+
+/// A FIFO mutual exclusion for async code (an actor alone would interleave at each await).
+final class AsyncLock: @unchecked Sendable {
+    private let mutex = NSLock()
+    private var busy = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func run<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        await acquire()
+        defer { release() }
+        return try await body()
+    }
+
+    private func acquire() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            mutex.lock()
+            if busy {
+                waiters.append(continuation)
+                mutex.unlock()
+            } else {
+                busy = true
+                mutex.unlock()
+                continuation.resume()
+            }
+        }
+    }
+
+    private func release() {
+        mutex.lock()
+        if waiters.isEmpty {
+            busy = false
+            mutex.unlock()
+        } else {
+            let next = waiters.removeFirst()
+            mutex.unlock()
+            next.resume()
+        }
+    }
+}
+
+/// The backend's schema, written with SQLKit's builders so both dialects get it.
+enum BackendSchema {
+    static let boolean = SQLDataType.custom(SQLRaw("BOOLEAN"))
+
+    /// `CREATE INDEX IF NOT EXISTS`, which both dialects speak (SQLKit's builder has no IF NOT EXISTS).
+    static func index(_ name: String, on table: String, _ columns: String..., in sql: any SQLDatabase) async throws {
+        try await sql.raw("CREATE INDEX IF NOT EXISTS \(ident: name) ON \(ident: table) (\(idents: columns, joinedBy: ", "))").run()
+    }
+
+    static func create(on sql: any SQLDatabase) async throws {
+        try await sql.create(table: "bk_transactions").ifNotExists()
+            .column("environment", type: .text, .notNull).column("transactionId", type: .text, .notNull)
+            .column("originalTransactionId", type: .text, .notNull).column("bundleId", type: .text, .notNull)
+            .column("productId", type: .text, .notNull).column("groupId", type: .text)
+            .column("type", type: .text, .notNull).column("purchaseMs", type: .bigint, .notNull)
+            .column("originalPurchaseMs", type: .bigint).column("expiresMs", type: .bigint)
+            .column("revocationMs", type: .bigint).column("revocationType", type: .text)
+            .column("price", type: .bigint).column("currency", type: .text).column("ownership", type: .text, .notNull)
+            .column("offerType", type: .int).column("offerDiscountType", type: .text).column("reason", type: .text)
+            .column("appAccountToken", type: .text).column("isUpgraded", type: boolean, .notNull)
+            .column("signedMs", type: .bigint, .notNull).column("jws", type: .text, .notNull)
+            .primaryKey("environment", "transactionId").run()
+        try await index("bk_transactions_original", on: "bk_transactions", "environment", "originalTransactionId", in: sql)
+        try await sql.create(table: "bk_renewals").ifNotExists()
+            .column("environment", type: .text, .notNull).column("originalTransactionId", type: .text, .notNull)
+            .column("productId", type: .text).column("autoRenewProductId", type: .text).column("autoRenewStatus", type: .int)
+            .column("expirationIntent", type: .int).column("inBillingRetry", type: boolean, .notNull)
+            .column("gracePeriodExpiresMs", type: .bigint)
+            .column("signedMs", type: .bigint, .notNull).column("jws", type: .text, .notNull)
+            .primaryKey("environment", "originalTransactionId").run()
+        try await sql.create(table: "bk_links").ifNotExists()
+            .column("environment", type: .text, .notNull).column("originalTransactionId", type: .text, .notNull)
+            .column("bundleId", type: .text, .notNull).column("appUserId", type: .text, .notNull)
+            .primaryKey("environment", "originalTransactionId").run()
+        try await index("bk_links_user", on: "bk_links", "appUserId", in: sql)
+        try await sql.create(table: "bk_customers").ifNotExists()
+            .column("appUserId", type: .text, .primaryKey(autoIncrement: false)).column("firstSeenMs", type: .bigint, .notNull).run()
+        try await sql.create(table: "bk_aliases").ifNotExists()
+            .column("appAccountToken", type: .text, .primaryKey(autoIncrement: false)).column("appUserId", type: .text, .notNull).run()
+        try await sql.create(table: "bk_notifications").ifNotExists()
+            .column("notificationUUID", type: .text, .primaryKey(autoIncrement: false)).column("bundleId", type: .text, .notNull)
+            .column("environment", type: .text, .notNull).column("type", type: .text, .notNull).column("subtype", type: .text)
+            .column("signedMs", type: .bigint, .notNull).column("receivedMs", type: .bigint, .notNull).run()
+        try await sql.create(table: "bk_cursors").ifNotExists()
+            .column("bundleId", type: .text, .notNull).column("environment", type: .text, .notNull)
+            .column("lastNotificationMs", type: .bigint, .notNull).column("storeClockMs", type: .bigint, .notNull)
+            .primaryKey("bundleId", "environment").run()
+        try await sql.create(table: "bk_revisions").ifNotExists()
+            .column("environment", type: .text, .notNull).column("bundleId", type: .text, .notNull)
+            .column("appUserId", type: .text, .notNull).column("revision", type: .text, .notNull)
+            .primaryKey("environment", "bundleId", "appUserId").run()
+        try await sql.create(table: "bk_events").ifNotExists()
+            .column("seq", type: .bigint, .notNull).column("id", type: .text, .primaryKey(autoIncrement: false))
+            .column("type", type: .text, .notNull).column("appUserId", type: .text).column("bundleId", type: .text, .notNull)
+            .column("environment", type: .text, .notNull).column("entitlement", type: .text).column("productId", type: .text, .notNull)
+            .column("transactionId", type: .text).column("originalTransactionId", type: .text)
+            .column("price", type: .bigint).column("currency", type: .text)
+            .column("storeTimeMs", type: .bigint, .notNull).column("createdMs", type: .bigint, .notNull)
+            .column("body", type: .text, .notNull).run()
+        try await index("bk_events_user", on: "bk_events", "appUserId", "seq", in: sql)
+        try await sql.create(table: "bk_outbox").ifNotExists()
+            .column("eventId", type: .text, .notNull).column("url", type: .text, .notNull)
+            .column("attempts", type: .int, .notNull).column("nextAttemptMs", type: .bigint, .notNull)
+            .column("state", type: .text, .notNull).column("lastStatus", type: .int).column("lastError", type: .text)
+            .primaryKey("eventId", "url").run()
+        try await index("bk_outbox_due", on: "bk_outbox", "state", "nextAttemptMs", in: sql)
+        try await sql.create(table: "bk_deliveries").ifNotExists()
+            .column("eventId", type: .text, .notNull).column("url", type: .text, .notNull).column("attempt", type: .int, .notNull)
+            .column("atMs", type: .bigint, .notNull).column("httpStatus", type: .int).column("error", type: .text)
+            .column("ok", type: boolean, .notNull)
+            .primaryKey("eventId", "url", "attempt").run()
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// The backend's HTTP face: Apple posts notifications, the app posts transactions and reads
+/// customer info, operators reconcile and read the delivery log. No rules here: each route
+/// maps onto `SubscriptionBackend`, `Reconciler` or `WebhookDispatcher`.
+public struct BackendHTTPServer: Sendable {
+    let backend: SubscriptionBackend
+    let reconciler: Reconciler
+    let dispatcher: WebhookDispatcher
+
+    public init(backend: SubscriptionBackend, reconciler: Reconciler, dispatcher: WebhookDispatcher) {
+        self.backend = backend
+        self.reconciler = reconciler
+        self.dispatcher = dispatcher
+    }
+
+    static let maxBody = 256 * 1024
+
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        let backend = backend, reconciler = reconciler, dispatcher = dispatcher
+        let token = backend.configuration.apiToken
+
+        router.get("/healthz") { _, _ in Self.json(["status": "ok"]) }
+        router.get("/openapi.json") { _, _ in
+            guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json", subdirectory: "Resources")
+                ?? Bundle.module.url(forResource: "openapi", withExtension: "json"),
+                  let data = try? Data(contentsOf: url)
+            else { return Self.error(500, "missingResource", "openapi.json is missing") }
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
+
+        // App Store Server Notifications V2: 200 only once the state is committed.
+        router.post("/apple/notifications/:bundleId") { request, context in
+            let bundleId = context.parameters.get("bundleId") ?? ""
+            guard let body = try? await request.body.collect(upTo: Self.maxBody) else {
+                return Self.error(413, "payloadTooLarge", "the body exceeds \(Self.maxBody) bytes")
+            }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
+                  let signed = object["signedPayload"] as? String else {
+                return Self.error(400, "malformed", "expected {\"signedPayload\": \"<JWS>\"}")
+            }
+            do {
+                let outcome = try await backend.receiveNotification(bundleId: bundleId, signedPayload: signed)
+                return Self.json(["result": outcome.rawValue])
+            } catch let rejection as SignedDataRejection {
+                return Self.rejection(rejection)
+            }
+        }
+
+        let v1 = router.group("/v1")
+        if let token {
+            v1.add(middleware: BearerTokenMiddleware(token: token))
+        }
+        v1.post("/customers/:appUserId/transactions") { request, context in
+            let user = context.parameters.get("appUserId") ?? ""
+            guard let body = try? await request.body.collect(upTo: Self.maxBody) else {
+                return Self.error(413, "payloadTooLarge", "the body exceeds \(Self.maxBody) bytes")
+            }
+            guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
+                  let signed = object["signedTransaction"] as? String else {
+                return Self.error(400, "malformed", "expected {\"signedTransaction\": \"<JWS>\"} (StoreKit 2's jwsRepresentation)")
+            }
+            do {
+                return try Self.encoded(try await backend.receiveTransaction(appUserId: user, signedTransaction: signed))
+            } catch let rejection as SignedDataRejection {
+                return Self.rejection(rejection)
+            } catch let error as BackendRequestError {
+                return Self.error(400, "invalidRequest", error.description)
+            }
+        }
+        v1.get("/customers/:appUserId") { _, context in
+            let user = context.parameters.get("appUserId") ?? ""
+            guard let info = try await backend.customerInfo(appUserId: user) else {
+                return Self.error(404, "customerNotFound", "no customer \(user)")
+            }
+            return try Self.encoded(info)
+        }
+        v1.get("/customers/:appUserId/events") { request, context in
+            let user = context.parameters.get("appUserId") ?? ""
+            let limit = request.uri.queryParameters["limit"].flatMap { Int(String($0)) } ?? 100
+            return try Self.encoded(["events": try await backend.events(appUserId: user, limit: limit)])
+        }
+        v1.get("/events") { request, _ in
+            let limit = request.uri.queryParameters["limit"].flatMap { Int(String($0)) } ?? 100
+            return try Self.encoded(["events": try await backend.events(appUserId: nil, limit: limit)])
+        }
+        v1.post("/admin/reconcile") { _, _ in
+            let report = await reconciler.reconcile()
+            dispatcher.poke()
+            return try Self.encoded(report)
+        }
+        v1.get("/admin/deliveries") { request, _ in
+            let limit = request.uri.queryParameters["limit"].flatMap { Int(String($0)) } ?? 100
+            let eventId = request.uri.queryParameters["eventId"].map(String.init)
+            struct Log: Encodable { var outbox: [String: Int]; var deliveries: [DeliveryLogEntry] }
+            return try Self.encoded(Log(outbox: try await dispatcher.outboxCounts(),
+                                        deliveries: try await dispatcher.log(eventId: eventId, limit: limit)))
+        }
+        v1.get("/admin/rejections") { _, _ in
+            try Self.encoded(["rejections": backend.rejections.all])
+        }
+        return router
+    }
+
+    static func rejection(_ rejection: SignedDataRejection) -> Response {
+        let status = rejection.code == "malformed" ? 400 : 403
+        return error(status, rejection.code, rejection.description)
+    }
+
+    static func encoded(_ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Response(status: .ok, headers: [.contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+
+    static func json(_ value: [String: String]) -> Response {
+        (try? encoded(value)) ?? Response(status: .internalServerError)
+    }
+
+    static func error(_ status: Int, _ code: String, _ message: String) -> Response {
+        let body = (try? JSONEncoder().encode(["error": code, "message": message])) ?? Data()
+        return Response(status: HTTPResponse.Status(code: status), headers: [.contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+/// `/v1/*` behind `Authorization: Bearer <token>` when one is configured.
+struct BearerTokenMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let token: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.headers[.authorization] == "Bearer \(token)" else {
+            return BackendHTTPServer.error(401, "unauthorized", "send Authorization: Bearer <token>")
+        }
+        return try await next(request, context)
+    }
+}

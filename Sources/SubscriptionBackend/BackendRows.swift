@@ -1,0 +1,126 @@
+/// The backend's own tables, one Codable row type each; column names are the property names.
+
+/// One transaction as last signed by the store; a newer `signedMs` replaces an older one.
+struct TransactionRow: Codable, Sendable, Equatable {
+    var environment: String
+    var transactionId: String
+    var originalTransactionId: String
+    var bundleId: String
+    var productId: String
+    var groupId: String?
+    var type: String
+    var purchaseMs: Int64
+    var originalPurchaseMs: Int64?
+    var expiresMs: Int64?
+    var revocationMs: Int64?
+    var revocationType: String?
+    var price: Int64?
+    var currency: String?
+    var ownership: String
+    var offerType: Int?
+    var offerDiscountType: String?
+    var reason: String?
+    var appAccountToken: String?
+    var isUpgraded: Bool
+    var signedMs: Int64
+    var jws: String
+}
+
+/// The renewal info of one subscription (original transaction); newest `signedMs` wins.
+struct RenewalRow: Codable, Sendable, Equatable {
+    var environment: String
+    var originalTransactionId: String
+    var productId: String?
+    var autoRenewProductId: String?
+    var autoRenewStatus: Int?
+    var expirationIntent: Int?
+    var inBillingRetry: Bool
+    var gracePeriodExpiresMs: Int64?
+    var signedMs: Int64
+    var jws: String
+}
+
+/// Which app user owns an original transaction.
+struct LinkRow: Codable, Sendable, Equatable {
+    var environment: String
+    var originalTransactionId: String
+    var bundleId: String
+    var appUserId: String
+}
+
+struct CustomerRow: Codable, Sendable, Equatable {
+    var appUserId: String
+    var firstSeenMs: Int64
+}
+
+/// An `appAccountToken` the app told us belongs to an app user.
+struct AliasRow: Codable, Sendable, Equatable {
+    var appAccountToken: String
+    var appUserId: String
+}
+
+struct NotificationRow: Codable, Sendable, Equatable {
+    var notificationUUID: String
+    var bundleId: String
+    var environment: String
+    var type: String
+    var subtype: String?
+    var signedMs: Int64
+    var receivedMs: Int64
+}
+
+/// Per app and environment: the last notification applied and the store's latest clock reading.
+struct CursorRow: Codable, Sendable, Equatable {
+    var bundleId: String
+    var environment: String
+    var lastNotificationMs: Int64
+    var storeClockMs: Int64
+}
+
+/// Transaction History's `revision` per customer, so a reconcile asks only for what changed.
+struct RevisionRow: Codable, Sendable, Equatable {
+    var environment: String
+    var bundleId: String
+    var appUserId: String
+    var revision: String
+}
+
+struct EventRow: Codable, Sendable, Equatable {
+    var seq: Int64
+    var id: String
+    var type: String
+    var appUserId: String?
+    var bundleId: String
+    var environment: String
+    var entitlement: String?
+    var productId: String
+    var transactionId: String?
+    var originalTransactionId: String?
+    var price: Int64?
+    var currency: String?
+    var storeTimeMs: Int64
+    var createdMs: Int64
+    /// The webhook body, fixed when the event is made so every delivery sends the same bytes.
+    var body: String
+}
+
+struct OutboxRow: Codable, Sendable, Equatable {
+    var eventId: String
+    var url: String
+    var attempts: Int
+    var nextAttemptMs: Int64
+    /// pending, delivered or failed.
+    var state: String
+    var lastStatus: Int?
+    var lastError: String?
+}
+
+struct DeliveryRow: Codable, Sendable, Equatable {
+    var eventId: String
+    var url: String
+    var attempt: Int
+    var atMs: Int64
+    var httpStatus: Int?
+    var error: String?
+    var ok: Bool
+}

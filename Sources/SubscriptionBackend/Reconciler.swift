@@ -1,0 +1,235 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import SQLKit
+import StoreSigning
+
+/// Recovers what the backend missed, through the Server API: Notification History since the
+/// last notification applied (and every failed one), Transaction History from the stored
+/// revision for each known customer, and All Subscription Statuses for customers whose state
+/// is uncertain. Everything goes through the same checks and writer as live data.
+public final class Reconciler: Sendable {
+    let backend: SubscriptionBackend
+    let http: HTTPClient
+    private let lock = AsyncLock()
+
+    public init(backend: SubscriptionBackend, http: HTTPClient) {
+        self.backend = backend
+        self.http = http
+    }
+
+    public struct Report: Codable, Sendable, Equatable {
+        public var notificationsApplied = 0
+        public var notificationsAlreadyKnown = 0
+        public var transactionsSeen = 0
+        public var subscriptionsChecked = 0
+        public var refused = 0
+        public var errors: [String] = []
+    }
+
+    static let day: Int64 = 86_400_000
+
+    /// One pass over every app with an API key; one pass at a time.
+    public func reconcile() async -> Report {
+        (try? await lock.run { await self.pass() }) ?? Report()
+    }
+
+    private func pass() async -> Report {
+        var report = Report()
+        for app in backend.configuration.apps {
+            guard let key = app.apiKey, let checker = backend.checkers[app.bundleId] else { continue }
+            let signer: APITokenSigner
+            do {
+                let p8 = try String(contentsOfFile: key.privateKeyFile, encoding: .utf8)
+                signer = try APITokenSigner(keyId: key.keyId, issuerId: key.issuerId, bundleId: app.bundleId, privateKeyP8: p8)
+            } catch {
+                report.errors.append("\(app.bundleId): cannot read the API key \(key.privateKeyFile): \(error)")
+                continue
+            }
+            for environment in app.environments where environment == "Production" || environment == "Sandbox" {
+                let client = ServerAPIClient(baseURL: app.baseURL(environment: environment), signer: signer, http: http)
+                await notifications(app: app, environment: environment, client: client, checker: checker, report: &report)
+                await transactions(app: app, environment: environment, client: client, checker: checker, report: &report)
+                await statuses(app: app, environment: environment, client: client, checker: checker, report: &report)
+            }
+        }
+        if !report.errors.isEmpty {
+            backend.logger.warning("reconcile finished with errors", metadata: ["errors": "\(report.errors)"])
+        }
+        return report
+    }
+
+    private func cursor(_ app: AppConfiguration, _ environment: String) async throws -> CursorRow? {
+        try await backend.database.readSQL.select().columns("*").from("bk_cursors")
+            .where("bundleId", .equal, app.bundleId).where("environment", .equal, environment).first(decoding: CursorRow.self)
+    }
+
+    // MARK: Notification History
+
+    private func notifications(app: AppConfiguration, environment: String, client: ServerAPIClient,
+                               checker: SignedDataChecker, report: inout Report) async {
+        do {
+            let cursor = try await cursor(app, environment)
+            let now = SubscriptionBackend.nowMs()
+            let clock = max(now, cursor?.storeClockMs ?? 0)
+            // Apple keeps 180 days (sandbox 30); a future endDate means now.
+            let end = clock + 3650 * Self.day
+            let wide = max(0, clock - 179 * Self.day)
+            let since = cursor.map { max(wide, $0.lastNotificationMs - 60_000) } ?? wide
+            var payloads: [String] = []
+            payloads += try await history(client, start: since, end: end, onlyFailures: false)
+            payloads += try await history(client, start: wide, end: end, onlyFailures: true)
+            var verified: [VerifiedNotification] = []
+            for payload in payloads {
+                do {
+                    verified.append(try checker.notification(payload))
+                } catch {
+                    report.refused += 1
+                    report.errors.append("notification history: refused a payload: \(error.description)")
+                }
+            }
+            // Oldest change first; the writer's ordering makes this a courtesy, not a requirement.
+            verified.sort { ($0.signedDate, $0.uuid) < ($1.signedDate, $1.uuid) }
+            for notification in verified {
+                if try await backend.apply(notification, app: app) {
+                    report.notificationsApplied += 1
+                } else {
+                    report.notificationsAlreadyKnown += 1
+                }
+            }
+        } catch {
+            report.errors.append("\(app.bundleId) \(environment) notification history: \(error)")
+        }
+    }
+
+    /// Every page of one history query. A start Apple finds too far in the past (its clock may be
+    /// ahead of what we saw) moves forward 30 days at a time.
+    private func history(_ client: ServerAPIClient, start: Int64, end: Int64, onlyFailures: Bool) async throws -> [String] {
+        var start = start
+        for _ in 0..<12 {
+            do {
+                var out: [String] = []
+                var token: String?
+                repeat {
+                    let page = try await client.notificationHistory(startMs: start, endMs: end, onlyFailures: onlyFailures, paginationToken: token)
+                    out += (page.notificationHistory ?? []).compactMap(\.signedPayload)
+                    token = page.hasMore == true ? page.paginationToken : nil
+                } while token != nil
+                return out
+            } catch let failure as ServerAPIFailure where failure.startTooFarInPast {
+                start += 30 * Self.day
+            }
+        }
+        return []
+    }
+
+    // MARK: Transaction History
+
+    private func transactions(app: AppConfiguration, environment: String, client: ServerAPIClient,
+                              checker: SignedDataChecker, report: inout Report) async {
+        let sql = backend.database.readSQL
+        let links: [LinkRow]
+        do {
+            links = try await sql.select().columns("*").from("bk_links")
+                .where("environment", .equal, environment).where("bundleId", .equal, app.bundleId)
+                .orderBy("appUserId").all(decoding: LinkRow.self)
+        } catch {
+            report.errors.append("\(app.bundleId) \(environment): \(error)")
+            return
+        }
+        let byUser = Dictionary(grouping: links, by: \.appUserId)
+        for (user, userLinks) in byUser.sorted(by: { $0.key < $1.key }) {
+            guard let anyId = userLinks.first?.originalTransactionId else { continue }
+            do {
+                var revision = try await sql.select().column("revision").from("bk_revisions")
+                    .where("environment", .equal, environment).where("bundleId", .equal, app.bundleId)
+                    .where("appUserId", .equal, user).first(decodingColumn: "revision", as: String.self)
+                var more = true
+                while more {
+                    let page = try await client.transactionHistory(transactionId: anyId, revision: revision)
+                    var signed: [SignedTransaction] = []
+                    for jws in page.signedTransactions ?? [] {
+                        do {
+                            signed.append(try checker.transaction(jws))
+                        } catch {
+                            report.refused += 1
+                            report.errors.append("transaction history: refused a transaction: \(error.description)")
+                        }
+                    }
+                    report.transactionsSeen += signed.count
+                    let newRevision = page.revision
+                    let batch = signed
+                    let webhooks = backend.configuration.webhooks
+                    let events = try await backend.database.write { sql in
+                        var writer = LedgerWriter(sql: sql, app: app, webhooks: webhooks, nowMs: SubscriptionBackend.nowMs())
+                        for transaction in batch.sorted(by: { ($0.fields.signedDate ?? 0) < ($1.fields.signedDate ?? 0) }) {
+                            // Same Apple account: its other subscriptions belong to this customer too.
+                            try await writer.apply(transaction, owner: user)
+                        }
+                        if let newRevision {
+                            try await sql.delete(from: "bk_revisions").where("environment", .equal, environment)
+                                .where("bundleId", .equal, app.bundleId).where("appUserId", .equal, user).run()
+                            try await sql.insert(into: "bk_revisions").model(RevisionRow(
+                                environment: environment, bundleId: app.bundleId, appUserId: user, revision: newRevision)).run()
+                        }
+                        return writer.events.count
+                    }
+                    if events > 0 { backend.onEvents() }
+                    revision = newRevision
+                    more = page.hasMore == true && newRevision != nil
+                }
+            } catch {
+                report.errors.append("\(app.bundleId) \(environment) transaction history of \(user): \(error)")
+            }
+        }
+    }
+
+    // MARK: All Subscription Statuses
+
+    /// Subscriptions the backend cannot be sure of: past their expiry with auto-renew on and no
+    /// word of how they ended, or in billing retry.
+    private func statuses(app: AppConfiguration, environment: String, client: ServerAPIClient,
+                          checker: SignedDataChecker, report: inout Report) async {
+        let sql = backend.database.readSQL
+        do {
+            let clock = max(SubscriptionBackend.nowMs(), try await cursor(app, environment)?.storeClockMs ?? 0)
+            let renewals = try await sql.select().columns("*").from("bk_renewals")
+                .where("environment", .equal, environment).all(decoding: RenewalRow.self)
+            var uncertain: [String] = []
+            for renewal in renewals {
+                let latest = try await sql.select().columns("*").from("bk_transactions")
+                    .where("environment", .equal, environment).where("originalTransactionId", .equal, renewal.originalTransactionId)
+                    .orderBy("purchaseMs", .descending).limit(1).first(decoding: TransactionRow.self)
+                guard let latest, latest.bundleId == app.bundleId, latest.revocationMs == nil else { continue }
+                let lapsed = (latest.expiresMs ?? 0) <= clock && renewal.autoRenewStatus == 1 && renewal.expirationIntent == nil
+                if lapsed || renewal.inBillingRetry { uncertain.append(renewal.originalTransactionId) }
+            }
+            for original in uncertain {
+                let response = try await client.allSubscriptionStatuses(transactionId: original)
+                report.subscriptionsChecked += 1
+                var transactions: [SignedTransaction] = []
+                var renewals: [SignedRenewalInfo] = []
+                for item in (response.data ?? []).flatMap({ $0.lastTransactions ?? [] }) {
+                    do {
+                        if let t = item.signedTransactionInfo { transactions.append(try checker.transaction(t)) }
+                        if let r = item.signedRenewalInfo { renewals.append(try checker.renewalInfo(r)) }
+                    } catch {
+                        report.refused += 1
+                        report.errors.append("subscription statuses: refused data: \(error.description)")
+                    }
+                }
+                let webhooks = backend.configuration.webhooks
+                let (found, foundRenewals) = (transactions, renewals)
+                let events = try await backend.database.write { sql in
+                    var writer = LedgerWriter(sql: sql, app: app, webhooks: webhooks, nowMs: SubscriptionBackend.nowMs())
+                    for t in found { try await writer.apply(t, owner: nil) }
+                    for r in foundRenewals { try await writer.apply(r) }
+                    return writer.events.count
+                }
+                if events > 0 { backend.onEvents() }
+            }
+        } catch {
+            report.errors.append("\(app.bundleId) \(environment) subscription statuses: \(error)")
+        }
+    }
+}

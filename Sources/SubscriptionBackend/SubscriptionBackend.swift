@@ -1,0 +1,157 @@
+import Foundation
+import Logging
+import SQLKit
+import StoreSigning
+
+/// The developer's subscription backend: takes signed App Store data in (notifications, the
+/// app's transactions, Server API answers), keeps each customer's state, and makes events.
+/// Holds no HTTP: `BackendHTTPServer` maps requests onto it.
+public final class SubscriptionBackend: Sendable {
+    public let configuration: BackendConfiguration
+    public let database: BackendDatabase
+    let checkers: [String: SignedDataChecker]
+    let logger: Logger
+    public let rejections = RejectionLog()
+    /// Called after a commit that made events, so deliveries start without waiting for a poll.
+    let onEvents: @Sendable () -> Void
+
+    public init(configuration: BackendConfiguration, database: BackendDatabase, extraRootsDER: [[UInt8]] = [],
+                logger: Logger = Logger(label: "backend"), onEvents: @escaping @Sendable () -> Void = {}) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        self.database = database
+        self.logger = logger
+        self.onEvents = onEvents
+        var checkers: [String: SignedDataChecker] = [:]
+        let apple = try AppleRootCertificate.der()
+        for app in configuration.apps {
+            var roots = app.trustAppleRoot ? [apple] : []
+            for file in app.trustedRootFiles {
+                roots.append(try RootCertificateFile.der(from: Data(contentsOf: URL(fileURLWithPath: file))))
+            }
+            roots += extraRootsDER
+            checkers[app.bundleId] = try SignedDataChecker(app: app, rootsDER: roots)
+        }
+        self.checkers = checkers
+    }
+
+    static func nowMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    /// What became of a notification.
+    public enum Outcome: String, Sendable { case applied, duplicate }
+
+    /// Verifies and applies one notification; returns only after the commit.
+    public func receiveNotification(bundleId: String, signedPayload: String) async throws -> Outcome {
+        guard let checker = checkers[bundleId] else {
+            throw rejected(.wrongBundle("no app \(bundleId) is configured"), bundleId: bundleId, what: "notification")
+        }
+        let notification: VerifiedNotification
+        do {
+            notification = try checker.notification(signedPayload)
+        } catch {
+            throw rejected(error, bundleId: bundleId, what: "notification")
+        }
+        let applied = try await apply(notification, app: checker.app)
+        return applied ? .applied : .duplicate
+    }
+
+    func apply(_ notification: VerifiedNotification, app: AppConfiguration) async throws -> Bool {
+        let webhooks = configuration.webhooks
+        let (applied, events) = try await database.write { sql in
+            var writer = LedgerWriter(sql: sql, app: app, webhooks: webhooks, nowMs: Self.nowMs())
+            let applied = try await writer.apply(notification)
+            return (applied, writer.events.count)
+        }
+        if events > 0 { onEvents() }
+        return applied
+    }
+
+    /// A transaction the app sends (`jwsRepresentation`), linked to `appUserId` (or to the user
+    /// its `appAccountToken` already belongs to). Returns the customer's info after the commit.
+    public func receiveTransaction(appUserId: String, signedTransaction: String) async throws -> CustomerInfo {
+        guard !appUserId.isEmpty, appUserId.count <= 256 else { throw BackendRequestError("appUserId must be 1–256 characters") }
+        let bundleId = Self.unverifiedBundleId(signedTransaction)
+        guard let checker = bundleId.flatMap({ checkers[$0] }) ?? (checkers.count == 1 ? checkers.values.first : nil) else {
+            throw rejected(.wrongBundle("bundleId \(bundleId ?? "(none)") is not configured"), bundleId: bundleId ?? "", what: "transaction")
+        }
+        let transaction: SignedTransaction
+        do {
+            transaction = try checker.transaction(signedTransaction)
+        } catch {
+            throw rejected(error, bundleId: checker.app.bundleId, what: "transaction")
+        }
+        let webhooks = configuration.webhooks
+        let (owner, events) = try await database.write { sql in
+            var writer = LedgerWriter(sql: sql, app: checker.app, webhooks: webhooks, nowMs: Self.nowMs())
+            try await writer.seeCustomer(appUserId)
+            let owner = try await writer.claim(token: transaction.fields.appAccountToken, for: appUserId)
+            try await writer.apply(transaction, owner: owner)
+            let linked = try await writer.owner(environment: transaction.fields.environment ?? "",
+                                                original: transaction.fields.originalTransactionId ?? "")
+            return (linked ?? owner, writer.events.count)
+        }
+        if events > 0 { onEvents() }
+        guard let info = try await customerInfo(appUserId: owner) else { throw BackendRequestError("customer \(owner) vanished") }
+        return info
+    }
+
+    /// Customer info from the backend's own state; nil for an unknown customer.
+    public func customerInfo(appUserId: String) async throws -> CustomerInfo? {
+        try await CustomerInfoBuilder.load(appUserId: appUserId, sql: database.readSQL, apps: configuration.apps, wallMs: Self.nowMs())
+    }
+
+    /// The customer's events, oldest first.
+    public func events(appUserId: String?, limit: Int) async throws -> [WebhookPayload] {
+        var query = database.readSQL.select().column("body").from("bk_events")
+        if let appUserId { query = query.where("appUserId", .equal, appUserId) }
+        let bodies = try await query.orderBy("seq", .ascending).limit(max(1, min(limit, 1000)))
+            .all(decodingColumn: "body", as: String.self)
+        return bodies.compactMap { try? JSONDecoder().decode(WebhookPayload.self, from: Data($0.utf8)) }
+    }
+
+    private func rejected(_ error: SignedDataRejection, bundleId: String, what: String) -> SignedDataRejection {
+        logger.warning("refused \(what)", metadata: ["bundleId": "\(bundleId)", "reason": "\(error.code)", "detail": "\(error.description)"])
+        rejections.add(RejectionLog.Entry(atMs: Self.nowMs(), what: what, bundleId: bundleId, reason: error.code, detail: error.description))
+        return error
+    }
+
+    /// The bundle ID a transaction claims, read before verification only to pick the app's checker.
+    static func unverifiedBundleId(_ jws: String) -> String? {
+        guard let payload = JWSInspector.payload(of: jws),
+              let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] else { return nil }
+        return object["bundleId"] as? String
+    }
+}
+
+/// A request the backend refuses for its own reasons (not signed-data checks).
+public struct BackendRequestError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The last refusals, kept in memory for `/v1/admin/rejections` (the refused data itself is
+/// stored nowhere; the log says who sent what kind of thing and why it was refused).
+public final class RejectionLog: @unchecked Sendable {
+    public struct Entry: Codable, Sendable {
+        public var atMs: Int64
+        public var what: String
+        public var bundleId: String
+        public var reason: String
+        public var detail: String
+    }
+    private let lock = NSLock()
+    private var entries: [Entry] = []
+
+    func add(_ entry: Entry) {
+        lock.lock()
+        defer { lock.unlock() }
+        entries.append(entry)
+        if entries.count > 100 { entries.removeFirst(entries.count - 100) }
+    }
+
+    public var all: [Entry] {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries
+    }
+}

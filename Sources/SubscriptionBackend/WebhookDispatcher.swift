@@ -1,0 +1,166 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import Logging
+import NIOCore
+import SQLKit
+
+/// Delivers events from the durable outbox to the configured URLs. A delivery is done when the
+/// URL answers 2xx; otherwise it is retried with exponential backoff (base × 2^(attempt−1),
+/// capped), up to the configured number of attempts. Every attempt lands in the delivery log.
+public final class WebhookDispatcher: Sendable {
+    let backend: SubscriptionBackend
+    let http: HTTPClient
+    private let wake = WakeSignal()
+
+    public init(backend: SubscriptionBackend, http: HTTPClient) {
+        self.backend = backend
+        self.http = http
+    }
+
+    /// Starts a delivery round now instead of at the next poll.
+    public func poke() { wake.signal() }
+
+    /// Runs until the task is cancelled: a round, then wait for a poke or half a second.
+    public func run() async {
+        while !Task.isCancelled {
+            do {
+                try await round()
+            } catch {
+                backend.logger.warning("webhook round failed", metadata: ["error": "\(error)"])
+            }
+            await wake.wait(timeoutMs: 500)
+        }
+    }
+
+    /// Delivers every due outbox row once, oldest event first.
+    public func round() async throws {
+        let now = SubscriptionBackend.nowMs()
+        let due = try await backend.database.readSQL.select().columns("*").from("bk_outbox")
+            .where("state", .equal, "pending").where("nextAttemptMs", .lessThanOrEqual, now)
+            .orderBy("nextAttemptMs").limit(64).all(decoding: OutboxRow.self)
+        for row in due {
+            guard let target = backend.configuration.webhooks.first(where: { $0.url == row.url }) else { continue }
+            guard let body = try await backend.database.readSQL.select().column("body").from("bk_events")
+                .where("id", .equal, row.eventId).first(decodingColumn: "body", as: String.self) else { continue }
+            try await deliver(row, body: body, target: target)
+        }
+    }
+
+    /// The bytes sent for an event: its JSON, or Slack's `{"text": …}` for a Slack URL.
+    static func wireBody(eventJSON: String, format: String) -> String {
+        guard format == "slack",
+              let payload = try? JSONDecoder().decode(WebhookPayload.self, from: Data(eventJSON.utf8)) else { return eventJSON }
+        let data = (try? JSONEncoder().encode(["text": payload.slackText()])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`: the timestamp is signed
+    /// with the body so a captured request cannot be replayed later under a new time.
+    public static func signature(body: String, secret: String, timestamp: Int64) -> String {
+        let key = SymmetricKey(data: Data(secret.utf8))
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("\(timestamp).\(body)".utf8), using: key)
+        return "t=\(timestamp),v1=" + mac.map { String(format: "%02x", $0) }.joined()
+    }
+
+    private func deliver(_ row: OutboxRow, body eventJSON: String, target: WebhookTarget) async throws {
+        let body = Self.wireBody(eventJSON: eventJSON, format: target.format)
+        let timestamp = SubscriptionBackend.nowMs() / 1000
+        var request = HTTPClientRequest(url: target.url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "User-Agent", value: "openstorekit-subscription-backend")
+        request.headers.add(name: "OpenStore-Event-Id", value: row.eventId)
+        request.headers.add(name: "OpenStore-Signature", value: Self.signature(body: body, secret: target.secret, timestamp: timestamp))
+        request.body = .bytes(ByteBuffer(string: body))
+        var status: Int?
+        var failure: String?
+        do {
+            let response = try await http.execute(request, timeout: .seconds(10))
+            _ = try? await response.body.collect(upTo: 64 * 1024)
+            status = Int(response.status.code)
+            if !(200..<300).contains(Int(response.status.code)) { failure = "HTTP \(response.status.code)" }
+        } catch {
+            failure = "\(error)"
+        }
+        let attempt = row.attempts + 1
+        let config = backend.configuration
+        let now = SubscriptionBackend.nowMs()
+        let ok = failure == nil
+        let delay = min(config.webhookRetryBaseSeconds * pow(2, Double(attempt - 1)), config.webhookRetryMaxSeconds)
+        let state = ok ? "delivered" : (attempt >= config.webhookMaxAttempts ? "failed" : "pending")
+        let delivery = DeliveryRow(eventId: row.eventId, url: row.url, attempt: attempt, atMs: now, httpStatus: status, error: failure, ok: ok)
+        let updated = OutboxRow(
+            eventId: row.eventId, url: row.url, attempts: attempt, nextAttemptMs: ok ? now : now + Int64(delay * 1000),
+            state: state, lastStatus: status, lastError: failure)
+        try await backend.database.write { sql in
+            try await sql.update("bk_outbox").set(model: updated, nilEncodingStrategy: .asNil)
+                .where("eventId", .equal, row.eventId).where("url", .equal, row.url).run()
+            try await sql.insert(into: "bk_deliveries").model(delivery, nilEncodingStrategy: .asNil).run()
+        }
+    }
+
+    /// The delivery log, newest first.
+    public func log(eventId: String?, limit: Int) async throws -> [DeliveryLogEntry] {
+        var query = backend.database.readSQL.select().columns("*").from("bk_deliveries")
+        if let eventId { query = query.where("eventId", .equal, eventId) }
+        return try await query.orderBy("atMs", .descending).limit(max(1, min(limit, 1000)))
+            .all(decoding: DeliveryRow.self)
+            .map { DeliveryLogEntry(eventId: $0.eventId, url: $0.url, attempt: $0.attempt, at: $0.atMs, httpStatus: $0.httpStatus, error: $0.error, ok: $0.ok) }
+    }
+
+    /// Outbox rows by state, for the log's summary.
+    public func outboxCounts() async throws -> [String: Int] {
+        let rows = try await backend.database.readSQL.select().column("state").from("bk_outbox").all(decodingColumn: "state", as: String.self)
+        return rows.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    }
+}
+
+/// One attempt to deliver one event to one URL.
+public struct DeliveryLogEntry: Codable, Sendable, Equatable {
+    public var eventId: String
+    public var url: String
+    public var attempt: Int
+    public var at: Int64
+    public var httpStatus: Int?
+    public var error: String?
+    public var ok: Bool
+}
+
+/// Wakes a waiting delivery loop early; a signal while nobody waits is kept for the next wait.
+final class WakeSignal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending = false
+    private var waiter: CheckedContinuation<Void, Never>?
+
+    func signal() {
+        lock.lock()
+        if let waiter {
+            self.waiter = nil
+            lock.unlock()
+            waiter.resume()
+        } else {
+            pending = true
+            lock.unlock()
+        }
+    }
+
+    func wait(timeoutMs: Int) async {
+        let timer = Task { [weak self] in
+            try? await Task.sleep(nanoseconds: UInt64(timeoutMs) * 1_000_000)
+            self?.signal()
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if pending {
+                pending = false
+                lock.unlock()
+                continuation.resume()
+            } else {
+                waiter = continuation
+                lock.unlock()
+            }
+        }
+        timer.cancel()
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import StoreSigning
+@testable import SubscriptionBackend
+
+/// Signs App Store data the way a store does (a real chain from StoreSigning's authority), so
+/// the backend's checks run on real ES256 signatures; and gives each test its own backend in a
+/// temporary folder that is removed afterwards.
+struct SignedDataKit {
+    let authority: CertificateAuthority
+    let signer: JWSSigner
+    let bundleId: String
+    let environment: String
+
+    init(bundleId: String = "com.example.backend", environment: String = "Sandbox") throws {
+        authority = try CertificateAuthority.generate()
+        signer = JWSSigner(authority: authority)
+        self.bundleId = bundleId
+        self.environment = environment
+    }
+
+    func sign(_ object: [String: Any]) throws -> String {
+        signer.sign(payloadJSON: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+    }
+
+    static let day: Int64 = 86_400_000
+    static let start: Int64 = 1_900_000_000_000
+
+    func transaction(id: String, original: String, product: String = "plus.monthly", purchase: Int64, expires: Int64?,
+                     type: String = "Auto-Renewable Subscription", signed: Int64? = nil, revoked: Int64? = nil,
+                     token: String? = nil, reason: String = "PURCHASE", trial: Bool = false,
+                     bundleId: String? = nil, environment: String? = nil) -> [String: Any] {
+        var t: [String: Any] = [
+            "transactionId": id, "originalTransactionId": original, "bundleId": bundleId ?? self.bundleId, "productId": product,
+            "purchaseDate": purchase, "originalPurchaseDate": purchase, "type": type, "inAppOwnershipType": "PURCHASED",
+            "signedDate": signed ?? purchase, "environment": environment ?? self.environment, "transactionReason": reason,
+            "currency": "USD", "price": 4990, "storefront": "USA", "quantity": 1,
+        ]
+        if type == "Auto-Renewable Subscription" { t["subscriptionGroupIdentifier"] = "plus" }
+        if let expires { t["expiresDate"] = expires }
+        if let revoked { t["revocationDate"] = revoked; t["revocationReason"] = 0 }
+        if let token { t["appAccountToken"] = token }
+        if trial { t["offerType"] = 1; t["offerDiscountType"] = "FREE_TRIAL"; t["price"] = 0 }
+        return t
+    }
+
+    func renewal(original: String, product: String = "plus.monthly", autoRenew: Bool = true, signed: Int64,
+                 retry: Bool = false, grace: Int64? = nil, intent: Int? = nil) -> [String: Any] {
+        var r: [String: Any] = [
+            "originalTransactionId": original, "productId": product, "autoRenewProductId": product,
+            "autoRenewStatus": autoRenew ? 1 : 0, "signedDate": signed, "environment": environment,
+        ]
+        if retry { r["isInBillingRetryPeriod"] = true }
+        if let grace { r["gracePeriodExpiresDate"] = grace }
+        if let intent { r["expirationIntent"] = intent }
+        return r
+    }
+
+    func notification(_ type: String, subtype: String? = nil, uuid: String = UUID().uuidString.lowercased(), signed: Int64,
+                      transaction: [String: Any]?, renewal: [String: Any]?, bundleId: String? = nil,
+                      environment: String? = nil, appAppleId: Int64? = nil) throws -> String {
+        var data: [String: Any] = ["bundleId": bundleId ?? self.bundleId, "environment": environment ?? self.environment]
+        if let appAppleId { data["appAppleId"] = appAppleId }
+        if let transaction { data["signedTransactionInfo"] = try sign(transaction) }
+        if let renewal { data["signedRenewalInfo"] = try sign(renewal) }
+        var payload: [String: Any] = ["notificationType": type, "notificationUUID": uuid, "signedDate": signed,
+                                      "version": "2.0", "data": data]
+        if let subtype { payload["subtype"] = subtype }
+        return try sign(payload)
+    }
+}
+
+/// A backend of its own for one test, in a folder removed when the test ends (also on failure).
+final class TestBackend {
+    let folder: URL
+    let backend: SubscriptionBackend
+
+    init(trusting roots: [[UInt8]], bundleId: String = "com.example.backend", environments: [String] = ["Sandbox"],
+         webhooks: [WebhookTarget] = []) async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("backend-test-\(UUID().uuidString)")
+        do {
+            let database = try await BackendDatabase.open(path: folder.appendingPathComponent("backend.sqlite").path)
+            let app = AppConfiguration(bundleId: bundleId, environments: environments, trustAppleRoot: false)
+            backend = try SubscriptionBackend(
+                configuration: BackendConfiguration(apps: [app], webhooks: webhooks), database: database, extraRootsDER: roots)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+    }
+
+    func close() async {
+        await backend.database.close()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Runs `body` with a fresh backend and always cleans up.
+    static func with<T>(trusting roots: [[UInt8]], environments: [String] = ["Sandbox"], webhooks: [WebhookTarget] = [],
+                        _ body: (TestBackend) async throws -> T) async throws -> T {
+        let test = try await TestBackend(trusting: roots, environments: environments, webhooks: webhooks)
+        do {
+            let result = try await body(test)
+            await test.close()
+            return result
+        } catch {
+            await test.close()
+            throw error
+        }
+    }
+
+    func eventTypes(_ user: String) async throws -> [String] {
+        try await backend.events(appUserId: user, limit: 1000).map(\.type)
+    }
+}
