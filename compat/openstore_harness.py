@@ -31,7 +31,7 @@ FIXTURES = COMPAT_DIR / "fixtures"
 HTTP_TIMEOUT = 30  # seconds, as Apple's clients use
 
 sys.path.insert(0, str(REPO_ROOT / "testsupport"))
-from openstore_process import OpenStoreProcess, openstore_bin  # noqa: E402,F401  (shared with browser/; re-exported)
+from openstore_process import OpenStoreProcess, openstore_bin, store_environment  # noqa: E402,F401  (shared with browser/; re-exported)
 
 
 @dataclass
@@ -62,7 +62,7 @@ class ServerProcess(OpenStoreProcess):
     # -- the CLI next to the server ------------------------------------------------------------
     def run_cli(self, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
         return subprocess.run([str(self.binary), *args], cwd=str(REPO_ROOT), capture_output=True, timeout=timeout,
-                              stdin=subprocess.DEVNULL)
+                              stdin=subprocess.DEVNULL, env=store_environment(self.data_dir))
 
 
 class StoreClient:

@@ -31,6 +31,28 @@ def openstore_bin() -> Path:
     return path
 
 
+def store_environment(data_dir: Path) -> dict:
+    """The environment for `openstore` commands on the store in `data_dir`.
+
+    With OPENSTORE_TEST_POSTGRES_URL set (scripts/test.sh's PostgreSQL stage), each store (one
+    --data folder) gets a database of its own on that server, created on first use and found
+    again on restart, passed as OPENSTORE_DATABASE_URL to the server and to the CLI beside it.
+    """
+    env = dict(os.environ)
+    base = os.environ.get("OPENSTORE_TEST_POSTGRES_URL")
+    if not base:
+        return env
+    import hashlib
+    name = "store_" + hashlib.sha1(str(data_dir.resolve()).encode()).hexdigest()[:20]
+    psql = os.path.join(os.environ.get("OPENSTORE_PG_BIN", ""), "psql") if os.environ.get("OPENSTORE_PG_BIN") else "psql"
+    exists = subprocess.run([psql, base, "-tAc", f"SELECT 1 FROM pg_database WHERE datname = '{name}'"],
+                            capture_output=True, text=True, timeout=60, check=True).stdout.strip()
+    if exists != "1":
+        subprocess.run([psql, base, "-qc", f"CREATE DATABASE {name}"], capture_output=True, text=True, timeout=60, check=True)
+    env["OPENSTORE_DATABASE_URL"] = base.rsplit("/", 1)[0] + "/" + name
+    return env
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -86,6 +108,7 @@ class OpenStoreProcess:
         self.proc = subprocess.Popen(
             cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             cwd=str(REPO_ROOT), text=True, encoding="utf-8", errors="replace", bufsize=1,
+            env=store_environment(self.data_dir),
         )
         self._reader = threading.Thread(target=self._pump, args=(self.proc, log), daemon=True)
         self._reader.start()

@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import StoreEngine
+import StoreModel
 
 /// Turns every failure into a JSON answer. Input problems are 4xx with a code; only a genuine
 /// fault of the store (its database failing) is a 500, and it is logged.
@@ -18,6 +19,12 @@ struct ErrorMiddleware: RouterMiddleware {
             var response = JSONResponse.error(status: error.status, code: error.code, message: error.message)
             // The unread rest of an oversized body would otherwise stall the connection.
             if error.status == 413 { response.headers[.connection] = "close" }
+            return response
+        } catch let error as any TemporarilyUnavailable {
+            // The database is away for a moment (docs/storage.md): nothing was written; try again.
+            context.logger.warning("storage unavailable: \(error)")
+            var response = JSONResponse.error(status: 503, code: "serviceUnavailable", message: "the store's database is unavailable; retry shortly")
+            response.headers[.retryAfter] = String(error.retryAfterSeconds)
             return response
         } catch let error as HTTPError {
             let status = Int(error.status.code)

@@ -37,6 +37,7 @@ public struct StoreHTTPServer: Sendable {
         router.add(middleware: ErrorMiddleware())
         MetricsRoute(store: store, metrics: metrics).register(on: router)
         router.get("healthz") { _, _ in try JSONResponse.ok(["status": "ok"]) }
+        ReadinessRoute(store: store).register(on: router)
         router.get("openapi.json") { _, _ in try OpenAPIDocument.response() }
         DeviceRoutes(store: store).register(on: router)
         DeviceSubscriptionRoutes(store: store).register(on: router)

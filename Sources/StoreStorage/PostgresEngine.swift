@@ -70,38 +70,56 @@ final class PostgresEngine: Sendable {
 
     var readSQL: any SQLDatabase { PostgresLinkSQL(link: reader, location: location, logger: logger) }
 
-    /// Runs a read with `?` placeholders and decodes each row.
+    /// Runs a read with `?` placeholders and decodes each row. A read that finds its connection
+    /// cut (the server restarted since the last query) runs once more on a new one.
     func rows<T>(_ sql: String, _ binds: [StoreValue], decode: (StoreRow) throws -> T) async throws -> [T] {
         var bindings = PostgresBindings(capacity: binds.count)
         for bind in binds { bind.append(to: &bindings) }
         let query = PostgresQuery(unsafeSQL: Self.numbered(sql), binds: bindings)
         let link = reader
-        let connection = try await link.connection()
-        do {
-            var out: [T] = []
-            for try await row in try await connection.query(query, logger: logger) {
-                out.append(try decode(StoreRow(row)))
+        for attempt in 1...2 {
+            let connection = try await link.connection()
+            do {
+                var out: [T] = []
+                for try await row in try await connection.query(query, logger: logger) {
+                    out.append(try decode(StoreRow(row)))
+                }
+                return out
+            } catch {
+                let failure = await failure(error, on: connection, link: link)
+                if attempt == 1, failure is StorageUnavailable { continue }
+                throw failure
             }
-            return out
-        } catch {
-            throw await failure(error, on: connection, link: link)
         }
+        preconditionFailure("unreachable")
     }
 
     /// Runs `body` inside BEGIN … COMMIT on the writer connection; rolls back when it throws.
+    /// When the connection turns out cut at BEGIN (nothing of the write was sent yet), it runs
+    /// once more on a new connection; a loss after that is reported, never retried, since the
+    /// COMMIT may have landed.
     func transaction(_ body: (PostgresConnection) async throws -> Void) async throws {
-        let connection = try await writer.connection()
-        do {
-            try await connection.query("BEGIN", logger: logger)
+        for attempt in 1...2 {
+            let connection = try await writer.connection()
             do {
-                try await body(connection)
-                try await connection.query("COMMIT", logger: logger)
+                try await connection.query("BEGIN", logger: logger)
             } catch {
-                if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
-                throw error
+                let failure = await failure(error, on: connection, link: writer)
+                if attempt == 1, failure is StorageUnavailable { continue }
+                throw failure
             }
-        } catch {
-            throw await failure(error, on: connection, link: writer)
+            do {
+                do {
+                    try await body(connection)
+                    try await connection.query("COMMIT", logger: logger)
+                } catch {
+                    if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
+                    throw error
+                }
+            } catch {
+                throw await failure(error, on: connection, link: writer)
+            }
+            return
         }
     }
 
@@ -158,15 +176,33 @@ struct PostgresLinkSQL: SQLDatabase {
         eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
     }
 
+    /// Reads only: a read that finds its connection cut runs once more on a new one.
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        let connection = try await link.connection()
-        do {
-            try await connection.sql().execute(sql: query, onRow)
-        } catch {
-            guard PostgresFailure.isConnectionLoss(error, connection: connection) else { throw error }
-            await link.discard(connection)
-            throw StorageUnavailable(
-                "lost the connection to PostgreSQL at \(location.host):\(location.port): \(PostgresFailure.describe(error))")
+        let delivered = RowCount()
+        for attempt in 1...2 {
+            let connection = try await link.connection()
+            do {
+                try await connection.sql().execute(sql: query) { row in
+                    delivered.increment()
+                    onRow(row)
+                }
+                return
+            } catch {
+                guard PostgresFailure.isConnectionLoss(error, connection: connection) else { throw error }
+                await link.discard(connection)
+                // Again only when no row reached the caller yet.
+                if attempt == 1 && delivered.value == 0 { continue }
+                throw StorageUnavailable(
+                    "lost the connection to PostgreSQL at \(location.host):\(location.port): \(PostgresFailure.describe(error))")
+            }
         }
     }
+}
+
+/// Rows handed to a SQLKit caller so far.
+private final class RowCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }

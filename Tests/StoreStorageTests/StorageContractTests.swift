@@ -255,6 +255,24 @@ import Testing
     }
 
     @Test(.enabled(if: TestEngine.postgresURL != nil))
+    func connectionsCutByTheServerAreReopenedWithoutAnError() async throws {
+        let url = try await TestDatabases.create()
+        guard case .postgres(let location) = url else { return }
+        let database = try await StoreDatabase.open(url)
+        try await database.write(WriteBatch(transactions: [sampleTransaction(id: 1, seq: 1)]))
+        #expect(try await database.transaction(id: 1) != nil)
+        // As a server restart does: every connection of the store is cut.
+        try await TestDatabases.admin(try TestDatabases.server()) { connection in
+            try await connection.query(.init(unsafeSQL: "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(location.database)'"),
+                                       logger: TestDatabases.logger)
+        }
+        try await database.write(WriteBatch(transactions: [sampleTransaction(id: 2, seq: 2)]))
+        #expect(try await database.transactions(world: "default", bundleId: "com.example.app", customer: "alice").map(\.id) == [1, 2])
+        #expect(try await database.meta("absent") == nil)
+        await database.close()
+    }
+
+    @Test(.enabled(if: TestEngine.postgresURL != nil))
     func writesFailAsUnavailableWhileTheDatabaseIsAwayAndResumeAfter() async throws {
         let url = try await TestDatabases.create()
         guard case .postgres(let location) = url else { return }

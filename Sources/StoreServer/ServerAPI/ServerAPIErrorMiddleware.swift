@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import StoreEngine
+import StoreModel
 
 /// Apple's answers: JSON with `Content-Type: application/json` exactly (Apple's Python client
 /// drops the error code otherwise), and plain-text 401s like Apple's.
@@ -59,6 +60,14 @@ struct ServerAPIErrorMiddleware: RouterMiddleware {
             case .worldNotFound: return AppleJSON.unauthenticated()
             default: return AppleJSON.error(ServerAPIError(code: ServerAPIError.generalBadRequest.code, message: error.message))
             }
+        } catch let error as any TemporarilyUnavailable {
+            // The store's database is away for a moment: Apple's "unknown error, try again"
+            // (GeneralInternalRetryableError), as 503 with Retry-After like the store's other routes.
+            context.logger.warning("Server API request: storage unavailable: \(error)")
+            var response = AppleJSON.error(ServerAPIError(code: 5_000_001, message: "An unknown error occurred. Please try again."))
+            response.status = .serviceUnavailable
+            response.headers[.retryAfter] = String(error.retryAfterSeconds)
+            return response
         } catch is AppleBodyTooLarge {
             var response = AppleJSON.error(ServerAPIError(code: 4_000_000, message: "Invalid request. The body is too large."))
             response.headers[.connection] = "close"
