@@ -109,7 +109,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-        ], resources: [.copy("Resources")], swiftSettings: strict),
+        ], resources: [.copy("Resources")], swiftSettings: strict, plugins: ["EmbedResources"]),
         .executableTarget(name: "openstore", dependencies: [
             "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreViews", "StoreKitTypes",
             "StoreNotifications", "SubscriptionBackend", .product(name: "Hummingbird", package: "hummingbird"),
@@ -118,7 +118,10 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: strict),
+        ], swiftSettings: strict, plugins: ["EmbedResources"]),
+        // Resources compiled into the code, so `openstore` is one file (scripts/release.sh).
+        .executableTarget(name: "embed-resources", swiftSettings: strict),
+        .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
         .executableTarget(name: "openstore-bench", dependencies: [
             "OpenStoreKit", "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreViews",
             "StoreNotifications", .product(name: "AsyncHTTPClient", package: "async-http-client"),

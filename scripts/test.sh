@@ -12,6 +12,7 @@
 #   SKIP_BROWSER=1      skip the browser suite (headless Chromium against the web store pages)
 #   PYTEST_ARGS="..."   extra arguments for pytest (e.g. "-k purchase -x")
 #   OPENSTORE_BIN       binary under test (default: .build/debug/openstore)
+#   RELEASE_CHECK=1     also build the static release binary (scripts/release.sh, ~12 min) and check it
 #   CI=true             the shared reference folder (../shared/reference/storekit-samples) must be
 #                       there: without it SampleCatalogTests would be skipped, so the run fails instead
 #
@@ -154,6 +155,16 @@ if [[ "${SKIP_BROWSER:-0}" != "1" ]]; then
   "$REPO_ROOT/browser/.venv/bin/python" -m pytest browser -q -p no:cacheprovider ${BROWSER_PYTEST_ARGS:-}
 else
   banner "browser (skipped: SKIP_BROWSER=1)"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# One binary (issue 17). compat/test_binary.py (in the compat stage) already runs the binary under
+# test alone from an empty folder and checks a purchase with Apple's verifier. The static release
+# build (--static-swift-stdlib, `ldd` without Swift libraries) takes ~12 more minutes on 2 cores,
+# so it runs only when asked: RELEASE_CHECK=1 runs scripts/release.sh and the same test on dist/.
+if [[ "${RELEASE_CHECK:-0}" == "1" ]]; then
+  banner "release: static binary (scripts/release.sh)"
+  scripts/release.sh
 fi
 
 # ---------------------------------------------------------------------------------------------

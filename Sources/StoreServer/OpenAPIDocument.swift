@@ -3,8 +3,8 @@ import Hummingbird
 
 /// `/openapi.json`: the contract of every route we add to Apple's (device API, admin API).
 enum OpenAPIDocument {
-    static let data: Data? = Bundle.module.url(forResource: "openapi", withExtension: "json", subdirectory: "Resources")
-        .flatMap { try? Data(contentsOf: $0) }
+    /// Compiled in (Plugins/EmbedResources), so the binary needs no bundle beside it.
+    static let data: Data? = EmbeddedResources.data(named: "openapi.json")
 
     static func response() throws -> Response {
         guard let data else { throw RequestError(status: 404, code: "notFound", message: "openapi.json is not bundled with this build") }

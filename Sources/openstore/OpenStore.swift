@@ -5,6 +5,7 @@ struct OpenStore: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "openstore",
         abstract: "A local App Store: sells from .storekit catalogs, signs what Apple's verifier accepts.",
+        version: OpenStoreVersion.text,
         subcommands: [
             Serve.self, CatalogCommand.self, KeysCommand.self, PurchaseCommand.self,
             WorldCommand.self, TimeCommand.self,
