@@ -15,7 +15,7 @@ pg__as_owner() {
 }
 
 pg__bin() {
-  ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1
+  { ls -d /usr/lib/postgresql/*/bin 2>/dev/null || true; } | sort -V | tail -1
 }
 
 pg_start() {

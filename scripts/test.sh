@@ -11,6 +11,7 @@
 #   SKIP_COMPAT=1       skip the compatibility suite
 #   SKIP_BROWSER=1      skip the browser suite (headless Chromium against the web store pages)
 #   PYTEST_ARGS="..."   extra arguments for pytest (e.g. "-k purchase -x")
+#   SKIP_POSTGRES=1     no PostgreSQL cluster: storage tests and compat run on SQLite only
 #   OPENSTORE_BIN       binary under test (default: .build/debug/openstore)
 #   RELEASE_CHECK=1     also build the static release binary (scripts/release.sh, ~12 min) and check it
 #   CI=true             the shared reference folder (../shared/reference/storekit-samples) must be
@@ -35,6 +36,7 @@ banner() {
 
 on_exit() {
   local rc=$?
+  if [[ -n "${OPENSTORE_PG_DIR:-}" ]]; then pg_stop || true; fi
   if [[ -n "${RUN_TMP:-}" && -d "$RUN_TMP" ]]; then rm -rf "$RUN_TMP"; fi
   if [[ $rc -ne 0 ]]; then
     printf '\n==== FAILED in stage: %s (exit %s, after %ss) ====\n' "$STAGE" "$rc" "$((SECONDS - START_TIME))" >&2
@@ -104,6 +106,18 @@ export TMPDIR="$RUN_TMP"
 echo "TMPDIR=$TMPDIR"
 
 # ---------------------------------------------------------------------------------------------
+# PostgreSQL (issue 11): a throw-away cluster (Debian's postgresql, installed when missing) on a
+# free loopback port, run as an ordinary user, stopped and removed by the end of the run. With it
+# `swift test` runs every storage test on PostgreSQL too, and the compatibility suite runs twice.
+if [[ "${SKIP_POSTGRES:-0}" != "1" ]]; then
+  banner "postgres: throw-away cluster"
+  # shellcheck source=scripts/postgres.sh
+  source "$REPO_ROOT/scripts/postgres.sh"
+  pg_start
+  echo "$("$OPENSTORE_PG_BIN/postgres" --version) on 127.0.0.1:$OPENSTORE_PG_PORT ($OPENSTORE_PG_DIR)"
+fi
+
+# ---------------------------------------------------------------------------------------------
 if [[ "${SKIP_SWIFT_TEST:-0}" != "1" ]]; then
   banner "swift test"
   swift test
@@ -120,7 +134,12 @@ if [[ "${SKIP_COMPAT:-0}" != "1" ]]; then
   export OPENSTORE_BIN="${OPENSTORE_BIN:-$(swift build --show-bin-path)/openstore}"
   echo "OPENSTORE_BIN=$OPENSTORE_BIN"
   # shellcheck disable=SC2086
-  "$VENV/bin/python" -m pytest compat -q ${PYTEST_ARGS:-}
+  env -u OPENSTORE_TEST_POSTGRES_URL "$VENV/bin/python" -m pytest compat -q ${PYTEST_ARGS:-}
+  if [[ -n "${OPENSTORE_TEST_POSTGRES_URL:-}" ]]; then
+    banner "compat: pytest again, every store on PostgreSQL"
+    # shellcheck disable=SC2086
+    OPENSTORE_REQUIRE_POSTGRES=1 "$VENV/bin/python" -m pytest compat -q ${PYTEST_ARGS:-}
+  fi
 else
   banner "compat (skipped: SKIP_COMPAT=1)"
 fi
@@ -134,6 +153,11 @@ fi
 #   BROWSER_PYTEST_ARGS   extra arguments for this pytest (PYTEST_ARGS goes to the compat suite)
 # Screenshots are kept in artifacts/browser/ (failing tests: artifacts/browser/failures/).
 # See docs/browser-tests.md.
+if [[ -n "${OPENSTORE_PG_DIR:-}" ]]; then
+  banner "postgres: cluster stopped"
+  pg_stop
+fi
+
 if [[ "${SKIP_BROWSER:-0}" != "1" ]]; then
   banner "browser: chromium"
   # The emoji font draws the demo stores' product glyphs in the screenshots (not needed to pass).
