@@ -4,8 +4,10 @@ import NIOCore
 import StoreKitTypes
 
 /// The client side of `Transaction.updates`: one Server-Sent Events connection to the store's
-/// updates feed, resumed after a drop from the last event's ID (`Last-Event-ID`), so nothing is
-/// lost or repeated. Reconnects with exponential backoff (0.1 s doubling to 5 s); a connection
+/// updates feed, resumed after a drop from the last event's ID (`Last-Event-ID`, a position below
+/// which the store sent every durable change), so nothing is lost; a change number already
+/// yielded (the unfinished transactions again after a drop before `caughtUp`) is skipped, so
+/// nothing is repeated. Reconnects with exponential backoff (0.1 s doubling to 5 s); a connection
 /// silent for longer than `updatesIdleTimeout` (the store sends a heartbeat every 15 s) counts
 /// as dropped. A malformed event is logged and skipped.
 struct TransactionUpdates: Sendable {
@@ -29,15 +31,18 @@ struct TransactionUpdates: Sendable {
             output.finish()
             return
         }
-        var position: String?
+        var cursor = UpdatesCursor()
         var delay = Self.firstDelay
         while !Task.isCancelled {
             do {
                 let verifier = try await connection.verifier()
-                for try await event in connection.updateEvents(after: position) {
+                for try await event in connection.updateEvents(after: cursor.position) {
                     delay = Self.firstDelay
-                    if let result = Self.transaction(in: event, verifier: verifier, connection: connection) { output.yield(result) }
-                    if let id = event.id, !id.isEmpty { position = id }
+                    if let (result, change) = Self.transaction(in: event, verifier: verifier, connection: connection),
+                       cursor.admits(change) {
+                        output.yield(result)
+                    }
+                    cursor.passed(event.id)
                 }
             } catch is CancellationError {
                 break
@@ -52,13 +57,17 @@ struct TransactionUpdates: Sendable {
         output.finish()
     }
 
-    /// The transaction an event carries; nil for other events, and for a malformed one (logged).
-    static func transaction(in event: ServerSentEvent, verifier: LocalVerifier, connection: StoreConnection) -> VerificationResult<Transaction>? {
+    /// The transaction an event carries and its change number; nil for other events, and for a
+    /// malformed one (logged).
+    static func transaction(in event: ServerSentEvent, verifier: LocalVerifier, connection: StoreConnection) -> (VerificationResult<Transaction>, Int64?)? {
         guard event.type == "transaction" else { return nil }
-        struct Body: Decodable { var signedTransaction: String }
+        struct Body: Decodable {
+            var signedTransaction: String
+            var change: Int64?
+        }
         do {
             let body = try JSONDecoder().decode(Body.self, from: Data(event.data.utf8))
-            return try verifier.transaction(body.signedTransaction)
+            return (try verifier.transaction(body.signedTransaction), body.change)
         } catch {
             connection.logger.warning("Transaction.updates: skipped a malformed event (id \(event.id ?? "none")): \(error)")
             return nil
@@ -127,4 +136,29 @@ struct UpdatesFeedEnded: Error, CustomStringConvertible {
 struct UpdatesFeedSilent: Error, CustomStringConvertible {
     var seconds: Duration
     var description: String { "no event or heartbeat for \(seconds)" }
+}
+
+/// Where a client is in its updates feed: the last resume position the store gave (`id`), and the
+/// change numbers yielded since. The store sends each change once per connection, but a
+/// connection dropped before its first position starts over with the unfinished transactions:
+/// those come again, and are skipped here.
+struct UpdatesCursor: Sendable, Equatable {
+    private(set) var position: String?
+    /// Change numbers yielded above `position`: only those can come again.
+    private var yielded = Set<Int64>()
+
+    /// Whether a transaction event with this change number is new (nil: an older store that sends
+    /// none; trusted).
+    mutating func admits(_ change: Int64?) -> Bool {
+        guard let change else { return true }
+        if let at = position.flatMap(Int64.init), change <= at { return false }
+        return yielded.insert(change).inserted
+    }
+
+    /// An event's `id` moved the resume position.
+    mutating func passed(_ id: String?) {
+        guard let id, !id.isEmpty else { return }
+        position = id
+        if let at = Int64(id), !yielded.isEmpty { yielded = yielded.filter { $0 > at } }
+    }
 }

@@ -4,9 +4,11 @@ import StoreStorage
 
 /// One entry of a customer's `Transaction.updates` feed.
 public enum TransactionUpdate: Sendable {
-    /// A transaction as it stands after a change, freshly signed. `position` is the resume point
-    /// to hand back after a dropped connection; it never goes down within a feed.
-    case transaction(position: Int64, Signed<TransactionPayload>)
+    /// A transaction as it stands after a change, freshly signed. `change` is the change number
+    /// (unique per change, for de-duplication). `position` is the resume point to hand back after
+    /// a dropped connection: every change at or below it was durable and sent. It is nil for the
+    /// unfinished transactions a first connection starts with (no resume point until `caughtUp`).
+    case transaction(position: Int64?, change: Int64, Signed<TransactionPayload>)
     /// Everything up to `position` was sent (or, on a first connection, every unfinished
     /// transaction); what follows is live.
     case caughtUp(position: Int64)
@@ -22,7 +24,9 @@ extension AppStore {
     ///
     /// - Parameter position: where a previous feed stopped (its last `position`). Nil on a first
     ///   connection: the feed then starts, like StoreKit, with the unfinished transactions.
-    /// Live changes that commit while the backlog is read are sent once, never twice.
+    /// Changes come in change order, each once; a position is only ever handed out once every
+    /// change below it is durable (`TransactionFeed`), so resuming from it loses nothing even
+    /// when writes commit out of order.
     public func transactionUpdates(
         bundleId: String, customer: String, after position: Int64?, world worldId: String = AppStore.defaultWorld
     ) async throws -> AsyncStream<TransactionUpdate> {
@@ -32,40 +36,40 @@ extension AppStore {
             throw StoreError.customerNotFound("no customer named \(customer) in world \(worldId)")
         }
         if let position, position < 0 { throw StoreError.malformedRequest("a resume position is 0 or more") }
-        // Subscribe before reading the backlog, so nothing committed in between is missed.
-        let live = worlds.env.feed.subscribe(.init(world: worldId, bundleId: app.bundleId, customer: customer))
+        // Subscribe before reading the backlog: changes up to `durable` are read from the
+        // database, every later one arrives live.
+        let (live, durable) = worlds.env.feed.subscribe(.init(world: worldId, bundleId: app.bundleId, customer: customer))
         let database = self.database
         let (updates, continuation) = AsyncStream.makeStream(of: TransactionUpdate.self, bufferingPolicy: .unbounded)
         let task = Task {
             do {
-                var seen = Set<Int64>()
                 var head: Int64
                 if let position {
-                    head = position
-                    while true {
+                    var after = position
+                    replay: while after < durable {
                         let page = try await database.transactionsChanged(
-                            world: worldId, bundleId: app.bundleId, customer: customer, afterSeq: head, limit: Self.updatesPageSize)
+                            world: worldId, bundleId: app.bundleId, customer: customer, afterSeq: after, limit: Self.updatesPageSize)
                         for record in page {
-                            seen.insert(record.seq)
-                            head = max(head, record.seq)
-                            continuation.yield(.transaction(position: head, try self.sign(record, nowMs: await world.nowMs())))
+                            // Above `durable` is live's business: it comes in change order there.
+                            guard record.seq <= durable else { break replay }
+                            continuation.yield(.transaction(position: record.seq, change: record.seq, try self.sign(record, nowMs: await world.nowMs())))
                         }
-                        if page.count < Self.updatesPageSize { break }
+                        guard let last = page.last, page.count == Self.updatesPageSize else { break }
+                        after = last.seq
                     }
+                    head = max(position, durable)
                 } else {
                     let (unfinished, now) = try await world.transactions(bundleId: app.bundleId, customer: customer, scope: .unfinished)
-                    head = try await database.lastTransactionSeq(world: worldId, bundleId: app.bundleId, customer: customer)
-                    for record in unfinished {
-                        seen.insert(record.seq)
-                        head = max(head, record.seq)
-                        continuation.yield(.transaction(position: head, try self.sign(record, nowMs: now)))
+                    for record in unfinished where record.seq <= durable {
+                        continuation.yield(.transaction(position: nil, change: record.seq, try self.sign(record, nowMs: now)))
                     }
+                    head = durable
                 }
                 continuation.yield(.caughtUp(position: head))
                 for await records in live {
-                    for record in records where seen.insert(record.seq).inserted {
-                        head = max(head, record.seq)
-                        continuation.yield(.transaction(position: head, try self.sign(record, nowMs: await world.nowMs())))
+                    for record in records where record.seq > head {
+                        head = record.seq
+                        continuation.yield(.transaction(position: head, change: head, try self.sign(record, nowMs: await world.nowMs())))
                     }
                 }
             } catch {

@@ -48,7 +48,8 @@ public final class AppStore: Sendable {
         let env = WorldEnvironment(
             apps: Dictionary(apps.map { ($0.bundleId, $0) }, uniquingKeysWith: { _, last in last }),
             database: database, identifiers: Identifiers(lastId: marks.transactionId, lastSeq: marks.seq),
-            signer: JWSSigner(authority: authority), realNowMs: { clock.now(world: "").milliseconds })
+            signer: JWSSigner(authority: authority), realNowMs: { clock.now(world: "").milliseconds },
+            feed: TransactionFeed(openedAt: marks.seq))
         let directory = WorldDirectory(env: env, defaultRate: rate, runScheduler: runScheduler)
         try await directory.load()
         return AppStore(database: database, authority: authority, apps: apps, clock: clock, worlds: directory)

@@ -2,8 +2,19 @@ import Synchronization
 import StoreStorage
 
 /// Tells listeners which transactions changed once a write is durable: what `Transaction.updates`
-/// is pushed from. Worlds publish after each commit; listeners subscribe per customer of an app.
-/// Nothing here knows HTTP; a front end turns the stream into whatever it serves.
+/// is pushed from. Nothing here knows HTTP; a front end turns the stream into whatever it serves.
+///
+/// Changes are released in change-number (`seq`) order, and only as a committed prefix: a batch
+/// reserves its place before it is written, and a change is released only once every batch
+/// holding a lower change number is durable or dropped. Writes overlap (the scheduler commits
+/// from a detached task while the world decides the next batch), so a higher change number can
+/// become durable first; it waits here for the lower one. A change number handed to a client is
+/// therefore a resume point with nothing missing below it.
+///
+/// This relies on one rule of the worlds: a batch's change numbers are taken on the world's actor
+/// and the batch is reserved in the same turn, with no suspension in between (`World.commit`,
+/// the scheduler). So when a change is released, every lower change number of its world is
+/// either released, reserved, or was never going to be written.
 final class TransactionFeed: Sendable {
     struct Key: Hashable, Sendable {
         var world: String
@@ -11,39 +22,114 @@ final class TransactionFeed: Sendable {
         var customer: String
     }
 
+    /// A batch's claim on its place in the change sequence, from the moment its changes are decided
+    /// until they are durable (`publish`) or dropped (`abandon`).
+    struct Reservation: Sendable {
+        fileprivate let world: String
+        fileprivate let id: Int
+    }
+
     private struct Listener: Sendable {
         var key: Key
         var continuation: AsyncStream<[TransactionRecord]>.Continuation
     }
 
-    private let listeners = Mutex<[Int: Listener]>([:])
-    private let nextId = Atomic<Int>(0)
+    /// One world's place in the change sequence.
+    private struct Sequence: Sendable {
+        /// Reserved batches not yet durable: reservation → its lowest change number.
+        var reserved: [Int: Int64] = [:]
+        /// Durable changes waiting for a lower reserved batch, in any order.
+        var held: [TransactionRecord] = []
+        /// The highest change number released; every lower one of this world is released or was never written.
+        var released: Int64
+    }
 
-    /// A stream of committed changes for one customer, in commit order. Ends when the subscriber
-    /// stops iterating (its `onTermination` removes it).
-    func subscribe(_ key: Key) -> AsyncStream<[TransactionRecord]> {
-        let id = nextId.add(1, ordering: .relaxed).newValue
+    private struct State: Sendable {
+        var listeners: [Int: Listener] = [:]
+        var worlds: [String: Sequence] = [:]
+        var nextId = 0
+    }
+
+    private let state = Mutex(State())
+    /// The change sequence when the store opened: everything at or below it was already durable.
+    private let openedAt: Int64
+
+    init(openedAt: Int64 = 0) {
+        self.openedAt = openedAt
+    }
+
+    /// A stream of released changes for one customer, in change order, and the change number it
+    /// starts after: every change of the customer at or below it is durable (read it from the
+    /// database), every later one arrives on the stream. Ends when the subscriber stops iterating.
+    func subscribe(_ key: Key) -> (changes: AsyncStream<[TransactionRecord]>, after: Int64) {
         let (stream, continuation) = AsyncStream.makeStream(of: [TransactionRecord].self, bufferingPolicy: .unbounded)
+        let (id, after) = state.withLock { state in
+            state.nextId += 1
+            state.listeners[state.nextId] = Listener(key: key, continuation: continuation)
+            return (state.nextId, state.worlds[key.world]?.released ?? openedAt)
+        }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.listeners.withLock { $0.removeValue(forKey: id) }
+            _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) }
         }
-        listeners.withLock { $0[id] = Listener(key: key, continuation: continuation) }
-        return stream
+        return (stream, after)
     }
 
-    /// Hands each listener the committed transactions of its customer. Cheap when nobody listens.
-    func publish(world: String, _ records: [TransactionRecord]) {
-        guard !records.isEmpty else { return }
-        let targets = listeners.withLock { listeners in listeners.values.filter { $0.key.world == world } }
-        guard !targets.isEmpty else { return }
-        var byKey: [Key: [TransactionRecord]] = [:]
-        for record in records {
-            byKey[Key(world: world, bundleId: record.bundleId, customer: record.customer), default: []].append(record)
-        }
-        for target in targets {
-            if let changed = byKey[target.key] { target.continuation.yield(changed) }
+    /// Claims the place of a batch's transaction changes before they are written. Nil when the
+    /// batch changes no transaction.
+    func reserve(world: String, _ records: [TransactionRecord]) -> Reservation? {
+        guard let lowest = records.lazy.map(\.seq).min() else { return nil }
+        return state.withLock { state in
+            state.nextId += 1
+            state.worlds[world, default: Sequence(released: openedAt)].reserved[state.nextId] = lowest
+            return Reservation(world: world, id: state.nextId)
         }
     }
 
-    var listenerCount: Int { listeners.withLock { $0.count } }
+    /// The reserved batch is durable: its changes are released with every held change that no
+    /// longer waits for a lower one.
+    func publish(_ reservation: Reservation?, _ records: [TransactionRecord]) {
+        guard let reservation else { return }
+        settle(reservation, adding: records)
+    }
+
+    /// The reserved batch was not written (its write failed): later changes stop waiting for it.
+    func abandon(_ reservation: Reservation?) {
+        guard let reservation else { return }
+        settle(reservation, adding: [])
+    }
+
+    private func settle(_ reservation: Reservation, adding records: [TransactionRecord]) {
+        state.withLock { state in
+            var sequence = state.worlds[reservation.world, default: Sequence(released: openedAt)]
+            sequence.reserved.removeValue(forKey: reservation.id)
+            sequence.held += records
+            let waitingFor = sequence.reserved.values.min() ?? .max
+            var ready: [TransactionRecord] = []
+            sequence.held.removeAll { record in
+                guard record.seq < waitingFor else { return false }
+                ready.append(record)
+                return true
+            }
+            ready.sort { $0.seq < $1.seq }
+            if let last = ready.last { sequence.released = max(sequence.released, last.seq) }
+            state.worlds[reservation.world] = sequence
+            guard !ready.isEmpty else { return }
+            // Yielded under the lock, so two settlements cannot hand a listener changes out of order.
+            let targets = state.listeners.values.filter { $0.key.world == reservation.world }
+            var byKey: [Key: [TransactionRecord]] = [:]
+            for record in ready {
+                byKey[Key(world: reservation.world, bundleId: record.bundleId, customer: record.customer), default: []].append(record)
+            }
+            for target in targets {
+                if let changed = byKey[target.key] { target.continuation.yield(changed) }
+            }
+        }
+    }
+
+    /// Reserved batches not yet durable in a world (for tests).
+    func reservedCount(world: String) -> Int {
+        state.withLock { $0.worlds[world]?.reserved.count ?? 0 }
+    }
+
+    var listenerCount: Int { state.withLock { $0.listeners.count } }
 }

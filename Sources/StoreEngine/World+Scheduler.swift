@@ -46,17 +46,28 @@ extension World {
                     applied += 1
                 }
                 if batch.isEmpty { continue }
-                if !batch.events.isEmpty { try await prepareNotifications(&batch) }
-                if let inFlight { try await inFlight.value }
+                // Reserved in the turn that decided it: later writes' changes wait for these (TransactionFeed).
+                let feed = env.feed
+                let reservation = feed.reserve(world: id, batch.transactions)
+                do {
+                    if !batch.events.isEmpty { try await prepareNotifications(&batch) }
+                    if let inFlight { try await inFlight.value }
+                } catch {
+                    feed.abandon(reservation)
+                    throw error
+                }
                 let database = env.database
                 let ready = batch
                 committing = ready
-                let feed = env.feed
-                let world = id
-                // Announced once durable; batches are written one at a time, so in order.
+                // Announced once durable.
                 inFlight = Task.detached {
-                    try await database.write(ready)
-                    feed.publish(world: world, ready.transactions)
+                    do {
+                        try await database.write(ready)
+                    } catch {
+                        feed.abandon(reservation)
+                        throw error
+                    }
+                    feed.publish(reservation, ready.transactions)
                 }
             }
             if let inFlight { try await inFlight.value }

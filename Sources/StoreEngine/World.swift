@@ -255,11 +255,18 @@ actor World {
     /// transaction, so an event is never recorded without its notification, or the reverse.
     /// Once durable, its transactions are announced on the feed (`Transaction.updates`), unless
     /// `announce` is false: finishing keeps a transaction's place in the change sequence and is
-    /// the device's own business, so it is no update.
+    /// the device's own business, so it is no update. The feed reservation is taken before the
+    /// first suspension: callers decide a batch and commit it in one actor turn (see TransactionFeed).
     func commit(_ batch: WriteBatch, announce: Bool = true) async throws {
         var batch = batch
-        if !batch.events.isEmpty { try await prepareNotifications(&batch) }
-        try await env.database.write(batch)
-        if announce { env.feed.publish(world: id, batch.transactions) }
+        let reservation = announce ? env.feed.reserve(world: id, batch.transactions) : nil
+        do {
+            if !batch.events.isEmpty { try await prepareNotifications(&batch) }
+            try await env.database.write(batch)
+        } catch {
+            env.feed.abandon(reservation)
+            throw error
+        }
+        env.feed.publish(reservation, batch.transactions)
     }
 }

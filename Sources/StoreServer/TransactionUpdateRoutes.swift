@@ -5,10 +5,11 @@ import ServiceLifecycle
 import StoreEngine
 
 /// `Transaction.updates`, pushed: `GET …/apps/{bundleId}/customers/{customer}/updates` streams a
-/// customer's transaction changes as Server-Sent Events. Each event's `id` is a resume position;
-/// a client that reconnects with `Last-Event-ID` gets what changed after it, then live changes.
-/// A first connection starts with the unfinished transactions. Translation only: the feed is
-/// `AppStore.transactionUpdates`.
+/// customer's transaction changes as Server-Sent Events. Each event's `id` is a resume position
+/// below which every change was durable and sent; a client that reconnects with `Last-Event-ID`
+/// gets what changed after it, then live changes. Each event's `change` is its change number, for
+/// de-duplication. A first connection starts with the unfinished transactions (no `id` until
+/// `caughtUp`). Translation only: the feed is `AppStore.transactionUpdates`.
 struct TransactionUpdateRoutes {
     let store: AppStore
     /// Seconds between `: keep-alive` comments, so idle connections stay open through proxies
@@ -81,11 +82,15 @@ struct TransactionUpdateRoutes {
                 try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
             case .update(.caughtUp(let position)):
                 try await writer.write(ByteBuffer(string: "id: \(position)\nevent: caughtUp\ndata: {\"position\":\(position)}\n\n"))
-            case .update(.transaction(let position, let signed)):
+            case .update(.transaction(let position, let change, let signed)):
                 let corrupt = (try? await store.simulatesVerificationFailure(world: world)) ?? false
                 let jws = VerificationFault.apply(signed.jws, corrupt)
+                // An unfinished transaction sent first has no resume position: a client dropped
+                // before `caughtUp` starts again, and skips the changes it already has.
+                let id = position.map { "id: \($0)\n" } ?? ""
+                let positionField = position.map { "\"position\":\($0)," } ?? ""
                 try await writer.write(ByteBuffer(string:
-                    "id: \(position)\nevent: transaction\ndata: {\"position\":\(position),\"signedTransaction\":\"\(jws)\"}\n\n"))
+                    "\(id)event: transaction\ndata: {\(positionField)\"change\":\(change),\"signedTransaction\":\"\(jws)\"}\n\n"))
             }
         }
     }
