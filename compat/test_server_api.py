@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import sqlite3
 import subprocess
 import time
 import uuid
@@ -40,6 +39,7 @@ from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppA
 from appstoreserverlibrary.models.UserStatus import UserStatus
 
 from openstore_harness import FIXTURES, CatalogApp, ServerProcess, StoreClient, make_verifier, openstore_bin
+from openstore_process import store_environment, store_rows
 
 BUNDLE = "com.example.sandbox"
 OTHER_BUNDLE = "com.example.other"
@@ -192,11 +192,7 @@ def assert_raw_error(r: requests.Response, code: int):
 
 
 def order_ids(server: ServerProcess) -> Dict[str, str]:
-    db = sqlite3.connect(f"file:{server.data_dir / 'store.sqlite'}?mode=ro", uri=True)
-    try:
-        return {str(tid): order for tid, order in db.execute("SELECT id, order_id FROM transactions")}
-    finally:
-        db.close()
+    return {str(tid): order for tid, order in store_rows(server.data_dir, "SELECT id, order_id FROM transactions")}
 
 
 # -- history: pages, order, versions -----------------------------------------------------------
@@ -463,11 +459,8 @@ def test_set_app_account_token_errors(client, device):
 
 
 def consumption_row(server, transaction_id: str):
-    db = sqlite3.connect(f"file:{server.data_dir / 'store.sqlite'}?mode=ro", uri=True)
-    try:
-        return db.execute("SELECT version, body FROM consumption_info WHERE transaction_id = ?", (int(transaction_id),)).fetchone()
-    finally:
-        db.close()
+    rows = store_rows(server.data_dir, f"SELECT version, body FROM consumption_info WHERE transaction_id = {int(transaction_id)}")
+    return rows[0] if rows else None
 
 
 def test_send_consumption_information_v2(server, client, device):
@@ -544,7 +537,8 @@ def test_rate_limit(tmp_path):
     data = tmp_path / "data"
     proc = subprocess.Popen([str(binary), "serve", "--port", "0", "--data", str(data), "--rate-limit", "3",
                              "--catalog", str(CATALOG), "--bundle-id", BUNDLE],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL,
+                            env=store_environment(data))
     try:
         base = None
         deadline = time.monotonic() + 60

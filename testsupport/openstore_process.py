@@ -53,6 +53,23 @@ def store_environment(data_dir: Path) -> dict:
     return env
 
 
+def store_rows(data_dir: Path, sql: str) -> List[tuple]:
+    """The rows of a read-only query on the store in `data_dir`, on whichever database holds it
+    (its SQLite file, or its PostgreSQL database; integers come back as int from both)."""
+    url = store_environment(data_dir).get("OPENSTORE_DATABASE_URL", "")
+    if url.startswith("postgres"):
+        psql = os.path.join(os.environ["OPENSTORE_PG_BIN"], "psql") if os.environ.get("OPENSTORE_PG_BIN") else "psql"
+        out = subprocess.run([psql, url, "-tAX", "-F", "\x1f", "-c", sql], capture_output=True, text=True, timeout=60,
+                             check=True).stdout
+        return [tuple(int(v) if v.lstrip("-").isdigit() else v for v in line.split("\x1f")) for line in out.splitlines() if line]
+    import sqlite3
+    db = sqlite3.connect(f"file:{data_dir / 'store.sqlite'}?mode=ro", uri=True)
+    try:
+        return list(db.execute(sql))
+    finally:
+        db.close()
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
