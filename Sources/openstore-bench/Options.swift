@@ -20,11 +20,13 @@ struct Options {
     var renders = 2_000
     /// Purchases whose `Transaction.updates` latency is measured (`client`).
     var updatePurchases = 2_000
+    /// `--database postgres://…`: purchases on that PostgreSQL database beside SQLite, in the same run.
+    var database: String?
 
     static let usage = """
         usage: openstore-bench [--quick] [--only sign,bare,healthz,purchase,lifecycle,history,notifications,views,startup,client,manage|http] [--connections N]
                                [--duration SECONDS] [--warm-up SECONDS] [--rounds N] [--customers N] [--subscribers N] [--renders N]
-                               [--allow-debug]
+                               [--allow-debug] [--database postgres://user:password@host:port/database]
           --quick        short smoke run (about 10 s); figures are rougher
           --only         run only these measurements (comma-separated)
           --connections  concurrent keep-alive connections (default 32)
@@ -37,6 +39,7 @@ struct Options {
           --backlog      notifications the delivery benchmark drains (default 1,000,000)
           --renders      timed renders of each demo store page (default 2,000)
           --allow-debug  run even though this is a debug build
+          --database     also measure purchases with the store on this PostgreSQL database, beside SQLite
         """
 
     static func parse(_ arguments: [String]) throws -> Options {
@@ -78,6 +81,7 @@ struct Options {
             case "--warm-up": options.warmUp = try number(argument)
             case "--rounds": options.rounds = Int(try number(argument))
             case "--allow-debug": options.allowDebug = true
+            case "--database": options.database = try value(argument)
             case "--subscribers": options.subscribers = Int(try number(argument))
             case "--backlog": options.backlog = Int(try number(argument))
             case "--history-store": options.historyStore = Int(try number(argument))

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import StoreStorage
 
 /// `openstore-bench`: the store's speed, each figure beside its physical limit measured in the same
 /// run on the same machine ("speed is measured, not asserted"). See docs/benchmarks.md.
@@ -124,6 +125,28 @@ if options.wantsHTTP {
         }
     } catch {
         say("HTTP benchmark failed: \(error)")
+        failed = true
+    }
+}
+
+if let url = options.database {
+    say("""
+
+        Storage engines: purchases with the store on SQLite and on PostgreSQL (\((try? DatabaseURL(parsing: url))?.description ?? "bad URL")), \
+        \(options.connections) connections, \(options.rounds) alternating round(s) of \(options.warmUp) s + \(options.duration) s, best kept.
+        """)
+    do {
+        let engines = try await DatabaseBenchmark(
+            postgresURL: url, connections: options.connections, warmUp: options.warmUp, duration: options.duration,
+            rounds: options.rounds, customers: options.customers).run(log: { say("  " + $0) })
+        report.add(.init(figure: "purchases on SQLite", measured: "\(Report.rate(engines.sqlite.perSecond)) /s"))
+        report.add("purchases on PostgreSQL", engines.postgres.perSecond, unit: "/s", limitName: "SQLite",
+                   limit: engines.sqlite.perSecond, atLeast: 0.5)
+        report.add(.init(
+            figure: "  PostgreSQL purchase p99", measured: Report.ms(engines.postgres.latencyMs(0.99)),
+            limit: "SQLite \(Report.ms(engines.sqlite.latencyMs(0.99)))"))
+    } catch {
+        say("storage engine benchmark failed: \(error)")
         failed = true
     }
 }
