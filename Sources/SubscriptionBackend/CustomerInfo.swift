@@ -24,6 +24,24 @@ public struct CustomerInfo: Codable, Sendable, Equatable {
         public var environment: String
         public var ownershipType: String
         public var bundleId: String
+    
+        enum CodingKeys: String, CodingKey { case isActive, productId, expiresDate, purchaseDate, willRenew, periodType, billingIssueDetectedAt, gracePeriodExpiresDate, environment, ownershipType, bundleId }
+
+        /// Absent values are written as null, so every field is always there.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(isActive, forKey: .isActive)
+            try c.encode(productId, forKey: .productId)
+            try c.encode(expiresDate, forKey: .expiresDate)
+            try c.encode(purchaseDate, forKey: .purchaseDate)
+            try c.encode(willRenew, forKey: .willRenew)
+            try c.encode(periodType, forKey: .periodType)
+            try c.encode(billingIssueDetectedAt, forKey: .billingIssueDetectedAt)
+            try c.encode(gracePeriodExpiresDate, forKey: .gracePeriodExpiresDate)
+            try c.encode(environment, forKey: .environment)
+            try c.encode(ownershipType, forKey: .ownershipType)
+            try c.encode(bundleId, forKey: .bundleId)
+        }
     }
 
     /// One subscription (an original transaction) with its latest transaction and renewal info.
@@ -49,6 +67,33 @@ public struct CustomerInfo: Codable, Sendable, Equatable {
         public var currency: String?
         public var environment: String
         public var ownershipType: String
+    
+        enum CodingKeys: String, CodingKey { case originalTransactionId, latestTransactionId, productId, subscriptionGroupIdentifier, bundleId, status, isActive, purchaseDate, originalPurchaseDate, expiresDate, willRenew, autoRenewProductId, periodType, billingIssueDetectedAt, gracePeriodExpiresDate, revocationDate, price, currency, environment, ownershipType }
+
+        /// Absent values are written as null, so every field is always there.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(originalTransactionId, forKey: .originalTransactionId)
+            try c.encode(latestTransactionId, forKey: .latestTransactionId)
+            try c.encode(productId, forKey: .productId)
+            try c.encode(subscriptionGroupIdentifier, forKey: .subscriptionGroupIdentifier)
+            try c.encode(bundleId, forKey: .bundleId)
+            try c.encode(status, forKey: .status)
+            try c.encode(isActive, forKey: .isActive)
+            try c.encode(purchaseDate, forKey: .purchaseDate)
+            try c.encode(originalPurchaseDate, forKey: .originalPurchaseDate)
+            try c.encode(expiresDate, forKey: .expiresDate)
+            try c.encode(willRenew, forKey: .willRenew)
+            try c.encode(autoRenewProductId, forKey: .autoRenewProductId)
+            try c.encode(periodType, forKey: .periodType)
+            try c.encode(billingIssueDetectedAt, forKey: .billingIssueDetectedAt)
+            try c.encode(gracePeriodExpiresDate, forKey: .gracePeriodExpiresDate)
+            try c.encode(revocationDate, forKey: .revocationDate)
+            try c.encode(price, forKey: .price)
+            try c.encode(currency, forKey: .currency)
+            try c.encode(environment, forKey: .environment)
+            try c.encode(ownershipType, forKey: .ownershipType)
+        }
     }
 
     public struct NonSubscription: Codable, Sendable, Equatable {
@@ -62,5 +107,22 @@ public struct CustomerInfo: Codable, Sendable, Equatable {
         public var currency: String?
         public var environment: String
         public var ownershipType: String
+    
+        enum CodingKeys: String, CodingKey { case transactionId, productId, type, bundleId, purchaseDate, revocationDate, price, currency, environment, ownershipType }
+
+        /// Absent values are written as null, so every field is always there.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(transactionId, forKey: .transactionId)
+            try c.encode(productId, forKey: .productId)
+            try c.encode(type, forKey: .type)
+            try c.encode(bundleId, forKey: .bundleId)
+            try c.encode(purchaseDate, forKey: .purchaseDate)
+            try c.encode(revocationDate, forKey: .revocationDate)
+            try c.encode(price, forKey: .price)
+            try c.encode(currency, forKey: .currency)
+            try c.encode(environment, forKey: .environment)
+            try c.encode(ownershipType, forKey: .ownershipType)
+        }
     }
 }

@@ -31,7 +31,10 @@ enum EventRules {
             } else if new.transactionId == new.originalTransactionId {
                 type = new.offerDiscountType == freeTrial ? .trialStarted : .initialPurchase
             } else if new.reason == "RENEWAL" {
+                // The renewal right after a free trial (contiguous, so a gap in what we know never
+                // mislabels a later renewal).
                 let wasTrial = previousInChain?.offerDiscountType == freeTrial && new.offerDiscountType != freeTrial
+                    && previousInChain?.expiresMs == new.purchaseMs
                 type = wasTrial ? .trialConverted : .renewal
             } else if let previous = previousInChain, previous.productId != new.productId,
                       (previous.expiresMs ?? 0) > new.purchaseMs {

@@ -162,7 +162,8 @@ public final class Reconciler: Sendable {
                     let webhooks = backend.configuration.webhooks
                     let events = try await backend.database.write { sql in
                         var writer = LedgerWriter(sql: sql, app: app, webhooks: webhooks, nowMs: SubscriptionBackend.nowMs())
-                        for transaction in batch.sorted(by: { ($0.fields.signedDate ?? 0) < ($1.fields.signedDate ?? 0) }) {
+                        // Transaction History signs everything now: purchase order is the order of change.
+                        for transaction in batch.sorted(by: { (($0.fields.purchaseDate ?? 0), $0.fields.transactionId ?? "") < (($1.fields.purchaseDate ?? 0), $1.fields.transactionId ?? "") }) {
                             // Same Apple account: its other subscriptions belong to this customer too.
                             try await writer.apply(transaction, owner: user)
                         }
