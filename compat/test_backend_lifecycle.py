@@ -10,6 +10,7 @@ store renews, refunds and expires, then checks the restart reconciles everything
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 
@@ -41,8 +42,10 @@ class Rig:
         self.client = StoreClient(self.store.base_url, self.store)
         self.key = create_key(self.store, self.folder, self.bundle)
         self.hooks = WebhookReceiver()
+        self.slack = WebhookReceiver(secret="")
         self.backend = BackendProcess(openstore_bin(), self.folder / "backend",
-                                      backend_args(self.store, self.bundle, self.key, self.hooks.url, APPLE_ID))
+                                      backend_args(self.store, self.bundle, self.key, self.hooks.url, APPLE_ID)
+                                      + ["--slack-webhook", self.slack.url])
         self.start_backend()
         self.api = api_client(self.store, self.key)
         self.verifier = make_verifier(self.client.root_der(), self.bundle, Environment.SANDBOX, APPLE_ID)
@@ -80,6 +83,7 @@ class Rig:
         return self.backend.customer(user)
 
     def delivered(self, count: int):
+        count *= 2  # each event goes to the JSON receiver and to the Slack one
         """Wait until the backend has recorded `count` deliveries as done (a webhook the receiver
         got but the backend had not yet recorded would be sent again after a crash: at least once)."""
         wait_until(lambda: self.backend.get("/v1/admin/deliveries").json()["outbox"] == {"delivered": count},
@@ -89,6 +93,7 @@ class Rig:
         self.backend.stop()
         self.store.stop()
         self.hooks.stop()
+        self.slack.stop()
 
 
 @pytest.fixture
@@ -180,9 +185,40 @@ def test_a_subscription_life_matches_the_store_step_by_step(rig):
     # Once each: no event delivered twice, none left in the outbox.
     events = r.hooks.accepted()
     assert len({e["id"] for e in events}) == len(events) == seen
-    log = r.backend.get("/v1/admin/deliveries").json()
-    assert log["outbox"] == {"delivered": seen}
+    wait_until(lambda: r.backend.get("/v1/admin/deliveries").json()["outbox"] == {"delivered": 2 * seen}, what="deliveries")
+    # The Slack URL got the same events as one readable line each.
+    texts = [json.loads(d["body"]) for d in r.slack.deliveries]
+    assert len(texts) == seen and all(set(t) == {"text"} for t in texts)
+    assert sorted(t["text"].split(":")[0] for t in texts) == sorted(e["type"] for e in events)
+    # Customer info is exactly what the backend's /openapi.json documents.
+    schemas = r.backend.get("/openapi.json").json()["components"]["schemas"]
+    assert set(info) == set(schemas["CustomerInfo"]["properties"]) >= set(schemas["CustomerInfo"]["required"])
+    for e in info["entitlements"].values():
+        assert set(e) == set(schemas["Entitlement"]["properties"])
+    assert all(set(x) == set(schemas["Subscription"]["properties"]) for x in info["subscriptions"])
+    assert all(set(x) == set(schemas["NonSubscription"]["properties"]) for x in info["nonSubscriptions"])
+    assert all(set(x) <= set(schemas["Event"]["properties"]) for x in events)
     assert first["transactionId"] in {s["originalTransactionId"] for s in info["subscriptions"]}
+
+
+def test_a_failed_webhook_is_retried_with_backoff_and_logged(rig):
+    r = rig("retry")
+    answers = iter([500, 503])
+    r.hooks.status = lambda: next(answers, 200)
+    user = str(uuid.uuid4())
+    r.buy(MONTHLY, user)
+    [event] = r.hooks.wait_for_types(["TRIAL_STARTED"])
+    wait_until(lambda: any(d["ok"] for d in r.backend.get(f"/v1/admin/deliveries?eventId={event['id']}").json()["deliveries"]
+                           if d["url"] == r.hooks.url), what="the delivery log")
+    log = [d for d in r.backend.get(f"/v1/admin/deliveries?eventId={event['id']}").json()["deliveries"] if d["url"] == r.hooks.url]
+    assert [(d["attempt"], d["httpStatus"], d["ok"]) for d in sorted(log, key=lambda d: d["attempt"])] == [
+        (1, 500, False), (2, 503, False), (3, 200, True)]
+    # Exponential backoff (base 0.2 s): the second wait is at least the double of the first base.
+    at = sorted(d["at"] for d in log)
+    assert at[1] - at[0] >= 200 and at[2] - at[1] >= 400
+    # The same bytes and the same event ID each time.
+    bodies = {d["body"] for d in r.hooks.deliveries}
+    assert len(r.hooks.deliveries) == 3 and len(bodies) == 1
 
 
 def test_outage_then_restart_reconciles_and_sends_every_missed_webhook_once(rig):
