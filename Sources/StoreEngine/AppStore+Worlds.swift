@@ -61,17 +61,31 @@ extension World {
         WorldInfo(id: id, createdMs: createdMs, nowMs: nowMs(), rate: rate.description, clockSpeed: rate.clockSpeed, settings: settings)
     }
 
+    /// Concurrent jumps queue: each starts where the previous one left the clock, so 100 jumps
+    /// of a day move it 100 days (measured from its own start, an overlapping jump was lost).
     func advanceClock(byMs ms: Int64, progress: (@Sendable (Double) -> Void)?) async throws {
+        let previous = lastJump
+        let jump = Task {
+            _ = await previous?.value
+            try await self.jumpClock(byMs: ms, progress: progress)
+        }
+        lastJump = Task { _ = await jump.result }
+        try await jump.value
+    }
+
+    private func jumpClock(byMs ms: Int64, progress: (@Sendable (Double) -> Void)?) async throws {
         let start = nowMs()
-        let target = start + ms
+        // The clock is saved at its new time before the events up to it are applied: a crash in
+        // between leaves them due, and start-up applies them. Saved after them (as it was), a
+        // kill -9 mid-jump left renewals and their notifications dated in the world's future.
+        settings.clock.advance(by: ms, atReal: env.realNowMs())
+        try await saveSettings()
         // Catch up in steps so progress can be reported and memory stays flat on a long jump.
         let steps: Int64 = progress == nil ? 1 : 50
         for step in 1...steps {
             try await advance(to: start + ms * step / steps)
             progress?(Double(step) / Double(steps))
         }
-        settings.clock.advance(by: target - nowMs(), atReal: env.realNowMs())
-        try await saveSettings()
         try await catchUp()
     }
 

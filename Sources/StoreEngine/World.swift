@@ -43,6 +43,8 @@ actor World {
     var driver: Task<Void, Never>?
     /// The catch-up in progress, if any (see `advance(to:)`).
     var advancing: Task<Void, any Error>?
+    /// The last clock jump asked for: jumps run one after another (see `advanceClock`).
+    var lastJump: Task<Void, Never>?
     /// The scheduler's batch being written while it decides the next one (see `applyDueEvents`).
     var committing: WriteBatch?
 

@@ -49,6 +49,11 @@ extension Request {
     /// `maxDrainedBody`) without being kept, so a client that sends everything before reading
     /// still gets the 413 rather than a stalled socket.
     func boundedBody(limit: Int) async throws -> (ByteBuffer, received: Int) {
+        // A body announced larger than the drain bound is refused before any of it is read
+        // (issue 15: a 100 MB upload got no answer until 64 MB had arrived).
+        if let declared = headers[.contentLength].flatMap({ Int($0) }), declared > Swift.max(limit, Self.maxDrainedBody) {
+            return (ByteBuffer(), declared)
+        }
         var buffer = ByteBuffer()
         var received = 0
         for try await chunk in body {
@@ -110,6 +115,43 @@ extension BasicRequestContext {
     /// A path parameter, percent-decoded, so customer names may hold spaces and other characters.
     func pathValue(_ name: String) throws -> String {
         guard let raw = parameters.get(name) else { throw RequestError.malformed("missing path parameter \(name)") }
-        return raw.removingPercentEncoding ?? raw
+        // No identifier of the store (customer, app, product, world, transaction) holds control
+        // characters, invalid UTF-8 or 1,000+ bytes: such a path is refused, not looked up
+        // (issue 15: `a%00b`, `%FF` and 64 KB customer names were listed as empty customers).
+        guard let value = Self.percentDecoded(raw), value.utf8.count <= Self.maxPathValue,
+              !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw RequestError.malformed("path parameter \(name) must be at most \(Self.maxPathValue) bytes of UTF-8 without control characters")
+        }
+        return value
+    }
+
+    static let maxPathValue = 1024
+
+    /// `%XX` escapes decoded, any other `%` kept as it is (`50%off`); nil when the bytes are not UTF-8.
+    static func percentDecoded(_ raw: String) -> String? {
+        var bytes: [UInt8] = []
+        let utf8 = Array(raw.utf8)
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
+               let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2]) {
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }

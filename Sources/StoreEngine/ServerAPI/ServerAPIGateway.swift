@@ -65,6 +65,8 @@ public final class ServerAPIGateway: Sendable {
             throw ServerAPIAuthFailure.token(error)
         }
         guard let record else { throw ServerAPIAuthFailure.token(.unknownKey) }
+        // A key of a deleted world opens nothing (StoreError.worldNotFound answers 401).
+        _ = try await store.world(record.world)
         let caller = ServerAPICaller(keyId: claims.keyId, issuerId: claims.issuer, bundleId: claims.bundleId, world: record.world)
         try countRequest(keyId: caller.keyId, now: now)
         return caller
