@@ -5,7 +5,7 @@ import StoreStorage
 
 /// A customer the dashboard's search found, and which of their identifiers matched.
 public struct CustomerMatch: Sendable, Equatable {
-    public var customer: CustomerRecord
+    public var customer: StoreCustomer
     /// "customer ID", "transaction ID", "original transaction ID" or "appAccountToken".
     public var matchedBy: String
 }
@@ -69,7 +69,7 @@ extension AppStore {
             guard found.count < limit, seen.insert(name).inserted else { return }
             let record = try await world.customer(name)
                 ?? CustomerRecord(world: worldId, name: name, storefront: "USA", locale: "en_US", createdMs: 0)
-            found.append(CustomerMatch(customer: record, matchedBy: how))
+            found.append(CustomerMatch(customer: StoreCustomer(record), matchedBy: how))
         }
         if let id = Int64(query), id > 0 {
             if let record = try await database.transaction(id: id), record.world == worldId { try await add(record.customer, "transaction ID") }
@@ -227,16 +227,16 @@ extension AppStore {
         guard let key = try await database.apiKey(id: keyId), key.world == worldId else {
             throw StoreError.malformedRequest("no Server API key \(keyId) in world \(worldId)")
         }
-        APIKeyRevocations.shared.revoke(keyId, database: database)
+        revokedKeys.revoke(keyId)
         try await database.deleteAPIKey(id: keyId)
     }
 
     /// The world's latest App Store events, newest first (the events page; it follows on with
     /// `events(world:after:)`).
-    public func recentEvents(world worldId: String = AppStore.defaultWorld, limit: Int = 200) async throws -> [EventRecord] {
+    public func recentEvents(world worldId: String = AppStore.defaultWorld, limit: Int = 200) async throws -> [StoreEvent] {
         let world = try await self.world(worldId)
         try await world.catchUp()
-        return try await database.latestEvents(world: worldId, limit: max(1, min(limit, 10_000)))
+        return try await database.latestEvents(world: worldId, limit: max(1, min(limit, 10_000))).map(StoreEvent.init)
     }
 
     // MARK: Figures

@@ -76,7 +76,7 @@ extension AppStore {
         } else {
             try await database.write(WriteBatch(worldRecords: [WorldRecord(world: world, kind: NotificationURLBook.kind, key: key, value: trimmed)]))
         }
-        NotificationURLBook.shared.invalidate(database: database, world: world)
+        worlds.env.notificationURLs.invalidate(world: world)
         return try await notificationURLs(bundleId: bundleId, world: world)
     }
 
@@ -84,7 +84,7 @@ extension AppStore {
         let app = try app(bundleId)
         _ = try await self.world(world)
         func url(_ env: StoreEnvironment) async throws -> String? {
-            try await NotificationURLBook.shared.url(database: database, world: world, bundleId: bundleId, environment: env.rawValue)
+            try await worlds.env.notificationURLs.url(database: database, world: world, bundleId: bundleId, environment: env.rawValue)
         }
         return NotificationURLs(
             bundleId: bundleId, environment: app.environment.rawValue,
@@ -93,13 +93,13 @@ extension AppStore {
 
     /// The URL a notification of the app goes to, in the app's environment; nil when none is set.
     public func notificationURL(bundleId: String, environment: String, world: String) async throws -> String? {
-        try await NotificationURLBook.shared.url(database: database, world: world, bundleId: bundleId, environment: environment)
+        try await worlds.env.notificationURLs.url(database: database, world: world, bundleId: bundleId, environment: environment)
     }
 
     // MARK: Outbox
 
     /// The `signedPayload` of a stored notification, signed now with unchanged content.
-    public func signedPayload(of record: NotificationRecord) -> String {
+    func signedPayload(of record: NotificationRecord) -> String {
         NotificationPayload.sign(record, signer: signer)
     }
 

@@ -129,10 +129,10 @@ extension AppStore {
     }
 
     /// The world's App Store events in order (the seeds of server notifications).
-    public func events(world: String = AppStore.defaultWorld, after seq: Int64 = 0, limit: Int = 1000) async throws -> [EventRecord] {
+    public func events(world: String = AppStore.defaultWorld, after seq: Int64 = 0, limit: Int = 1000) async throws -> [StoreEvent] {
         let world = try await self.world(world)
         try await world.catchUp()
-        return try await database.events(world: world.id, afterSeq: seq, limit: limit)
+        return try await database.events(world: world.id, afterSeq: seq, limit: limit).map(StoreEvent.init)
     }
 
     static func transactionId(_ text: String) throws(StoreError) -> Int64 {

@@ -28,7 +28,7 @@ extension AppStore {
 
     public func deleteWorld(_ id: String) async throws {
         try await worlds.delete(id)
-        NotificationURLBook.shared.invalidate(database: database, world: id)
+        worlds.env.notificationURLs.invalidate(world: id)
     }
 
     /// `resetToDefaultState()` plus `clearTransactions()`: every purchase, customer and override
@@ -36,7 +36,7 @@ extension AppStore {
     public func resetWorld(_ id: String) async throws -> WorldInfo {
         let world = try await world(id)
         try await world.reset()
-        NotificationURLBook.shared.invalidate(database: database, world: id)
+        worlds.env.notificationURLs.invalidate(world: id)
         return await world.info()
     }
 
@@ -107,7 +107,7 @@ extension World {
         chainIndex = [:]
         chainsLoaded = []
         agenda.removeAll()
-        WorldSideTables.shared.forget(self)
+        sideTables.forget()
         try await env.database.deleteWorldData(id, keepWorld: true)
         try await saveSettings()
     }

@@ -14,6 +14,10 @@ public final class AppStore: Sendable {
     public let clock: any StoreClock
     let signer: JWSSigner
     let worlds: WorldDirectory
+    /// Signed transaction revisions recently handed out (history pages re-read the same ones).
+    let signatures = SignatureCache()
+    /// Server API keys revoked while this store runs (the gateway's key cache must see it).
+    let revokedKeys = APIKeyRevocations()
     private let appsByBundle: [String: StoreApp]
     /// Apps in the order they were configured.
     public let apps: [StoreApp]
@@ -103,23 +107,27 @@ public final class AppStore: Sendable {
 
     // MARK: Customers
 
-    public func customer(_ name: String, world: String = AppStore.defaultWorld) async throws -> CustomerRecord? {
-        try await self.world(world).customer(name)
+    public func customer(_ name: String, world: String = AppStore.defaultWorld) async throws -> StoreCustomer? {
+        try await self.world(world).customer(name).map(StoreCustomer.init)
     }
 
     /// Creates the account, or changes its storefront and locale.
-    public func saveCustomer(_ name: String, storefront: String?, locale: String?, world: String = AppStore.defaultWorld) async throws -> CustomerRecord {
+    public func saveCustomer(_ name: String, storefront: String?, locale: String?, world: String = AppStore.defaultWorld) async throws -> StoreCustomer {
         try Self.checkCustomerName(name)
-        return try await self.world(world).saveCustomer(name, storefront: storefront, locale: locale)
+        return StoreCustomer(try await self.world(world).saveCustomer(name, storefront: storefront, locale: locale))
     }
 
     // MARK: Signing
 
-    /// Re-signs a stored transaction as of now, as Apple does each time it hands one out.
+    /// Re-signs a stored transaction as of now, as Apple does each time it hands one out; a
+    /// revision signed within the last second is copied from `signatures` instead.
     func sign(_ record: TransactionRecord, nowMs: Int64) throws -> Signed<TransactionPayload> {
+        if let cached = signatures.signed(id: record.id, seq: record.seq, nowMs: nowMs) { return cached }
         var payload = try TransactionPayload(json: Array(record.payload.utf8))
         payload.signedDate = nowMs
-        return Signed(jws: signer.sign(payloadJSON: payload.jsonBytes), payload: payload)
+        let signed = Signed(jws: signer.sign(payloadJSON: payload.jsonBytes), payload: payload)
+        signatures.store(id: record.id, seq: record.seq, signed)
+        return signed
     }
 
     func signRenewalInfo(_ chain: SubscriptionChain, nowMs: Int64) throws -> Signed<RenewalInfoPayload> {

@@ -38,7 +38,4 @@ public enum OfferError: Error, Sendable, Equatable {
             m
         }
     }
-
-    /// Every offer refusal is a client error.
-    public var httpStatus: Int { 400 }
 }

@@ -45,14 +45,4 @@ public enum StoreError: Error, Sendable, Equatable {
             "simulated StoreKit error \(error) for \(api) (set with the Transaction Manager)"
         }
     }
-
-    /// The HTTP status a front end should answer with.
-    public var httpStatus: Int {
-        switch self {
-        case .appNotFound, .productUnavailable, .customerNotFound, .transactionNotFound, .worldNotFound: 404
-        case .alreadyPurchased, .invalidAction: 409
-        case .simulated: 400
-        default: 400
-        }
-    }
 }

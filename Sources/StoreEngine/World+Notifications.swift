@@ -9,9 +9,9 @@ import StoreStorage
 /// URL for their environment in this world get none, as at Apple.
 extension World {
     func prepareNotifications(_ batch: inout WriteBatch) async throws {
-        let book = NotificationURLBook.shared
+        let book = env.notificationURLs
         let urls: [String: String]
-        if let cached = book.cached(database: env.database, world: id) {
+        if let cached = book.cached(world: id) {
             urls = cached
         } else {
             urls = try await book.urls(database: env.database, world: id)

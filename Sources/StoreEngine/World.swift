@@ -13,6 +13,8 @@ struct WorldEnvironment: Sendable {
     var realNowMs: @Sendable () -> Int64
     /// Where committed transaction changes are announced (`Transaction.updates`).
     var feed = TransactionFeed()
+    /// The apps' notification URLs per world, cached for this store only.
+    var notificationURLs = NotificationURLBook()
 }
 
 /// A customer's copy of one app: the unit purchase histories are kept by.
@@ -29,6 +31,8 @@ actor World {
     let env: WorldEnvironment
     let createdMs: Int64
     var settings: WorldSettings
+    /// Family state and claims the synchronous purchase hooks read without waiting on the actor.
+    nonisolated let sideTables = WorldSideTables()
 
     var customers: [String: CustomerRecord] = [:]
     var appTransactions: [CustomerKey: AppTransactionRecord] = [:]

@@ -5,13 +5,10 @@ import Synchronization
 /// synchronous purchase hooks must read without waiting, and claims on nonces and offer codes
 /// that are being redeemed, so two requests interleaving at an `await` cannot both use them.
 ///
-/// Entries are keyed by the actor's identity and hold it weakly, so a world that is deleted (or
-/// a store that is closed) leaves nothing behind that a new world could inherit.
+/// Each `World` owns its own table (nothing process-wide), so two stores in one process, or a
+/// deleted world and a new one of the same name, never share an entry.
 final class WorldSideTables: Sendable {
-    static let shared = WorldSideTables()
-
     struct Entry {
-        weak var owner: World?
         var family = FamilyState()
         /// Claim key → how many requests hold it.
         var claims: [String: Int] = [:]
@@ -20,37 +17,30 @@ final class WorldSideTables: Sendable {
         var offerCodes: [String: OfferCode] = [:]
     }
 
-    private let entries = Mutex<[ObjectIdentifier: Entry]>([:])
+    private let entry = Mutex(Entry())
 
-    func with<T: Sendable>(_ world: World, _ body: (inout Entry) throws -> T) rethrows -> T {
-        let id = ObjectIdentifier(world)
-        return try entries.withLock { table in
-            if table[id]?.owner !== world {
-                table = table.filter { $0.value.owner != nil }
-                table[id] = Entry(owner: world)
-            }
-            return try body(&table[id]!)
-        }
+    func with<T: Sendable>(_ body: (inout Entry) throws -> T) rethrows -> T {
+        try entry.withLock { try body(&$0) }
     }
 
-    /// Forgets a world's state (after a reset wiped its records).
-    func forget(_ world: World) {
-        _ = entries.withLock { $0.removeValue(forKey: ObjectIdentifier(world)) }
+    /// Forgets the world's state (after a reset wiped its records).
+    func forget() {
+        entry.withLock { $0 = Entry() }
     }
 }
 
 extension World {
     var family: FamilyState {
-        get { WorldSideTables.shared.with(self) { $0.family } }
+        get { sideTables.with { $0.family } }
     }
 
     func updateFamily<T: Sendable>(_ change: (inout FamilyState) throws -> T) rethrows -> T {
-        try WorldSideTables.shared.with(self) { try change(&$0.family) }
+        try sideTables.with { try change(&$0.family) }
     }
 
     /// Takes a claim unless `limit` holders have it already; false when the limit is reached.
     func claim(_ key: String, limit: Int = 1) -> Bool {
-        WorldSideTables.shared.with(self) { entry in
+        sideTables.with { entry in
             let held = entry.claims[key, default: 0]
             guard held < limit else { return false }
             entry.claims[key] = held + 1
@@ -59,11 +49,11 @@ extension World {
     }
 
     func withOfferCodes<T: Sendable>(_ body: (inout [String: OfferCode]) throws -> T) rethrows -> T {
-        try WorldSideTables.shared.with(self) { try body(&$0.offerCodes) }
+        try sideTables.with { try body(&$0.offerCodes) }
     }
 
     func release(_ key: String) {
-        WorldSideTables.shared.with(self) { entry in
+        sideTables.with { entry in
             let held = entry.claims[key, default: 0] - 1
             entry.claims[key] = held > 0 ? held : nil
         }

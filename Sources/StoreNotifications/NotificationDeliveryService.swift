@@ -3,15 +3,15 @@ import Foundation
 import Logging
 import NIOCore
 import StoreEngine
-import StoreStorage
 import Synchronization
 
 /// Delivers App Store Server Notifications from the durable outbox, at least once.
 ///
-/// Each pass takes, per world, the notifications whose next attempt is due on that world's clock,
-/// signs each (content fixed at emission, so every attempt carries the same `notificationUUID`),
-/// POSTs `{"signedPayload": …}` to the app's URL for its environment, and writes every outcome
-/// back in one batch. An attempt is dated at its due time on the world clock, the way renewals
+/// Each pass asks the engine, per world, for the notifications whose next attempt is due on that
+/// world's clock (`AppStore.dueNotifications`), has each signed (content fixed at emission, so
+/// every attempt carries the same `notificationUUID`), POSTs `{"signedPayload": …}` to the app's
+/// URL for its environment, and reports the outcomes back through the engine in one batch
+/// (`AppStore.recordDeliveryOutcomes`, which applies Apple's retry schedule). An attempt is dated at its due time on the world clock, the way renewals
 /// are: when the clock jumps a week, the overdue retries run back to back, each dated where
 /// Apple's schedule puts it. A notification left undelivered by a crash is still due after a
 /// restart, so nothing acknowledged is lost (it may be sent twice, as at Apple).
@@ -90,7 +90,7 @@ public final class NotificationDeliveryService: Sendable {
     public func deliverDue() async throws -> Int {
         var total = 0
         for world in await store.listWorlds() {
-            let due = try await store.database.dueNotifications(world: world.id, untilMs: world.nowMs, limit: configuration.batchSize)
+            let due = try await store.dueNotifications(world: world.id, limit: configuration.batchSize)
             guard !due.isEmpty else { continue }
             total += try await deliver(due)
         }
@@ -109,63 +109,45 @@ public final class NotificationDeliveryService: Sendable {
         return total
     }
 
-    private func deliver(_ records: [NotificationRecord]) async throws -> Int {
-        var urls: [String: String?] = [:]
-        for record in records where urls[record.bundleId + "\n" + record.environment] == nil {
-            urls[record.bundleId + "\n" + record.environment] = .some(try await store.notificationURL(
-                bundleId: record.bundleId, environment: record.environment, world: record.world))
-        }
+    private func deliver(_ due: [DueNotification]) async throws -> Int {
         let limit = configuration.concurrency
-        var updates: [NotificationAttemptUpdate] = []
-        updates.reserveCapacity(records.count)
+        var outcomes: [NotificationDeliveryOutcome] = []
+        outcomes.reserveCapacity(due.count)
         var sawConnectionFailure = false
-        try await withThrowingTaskGroup(of: (NotificationAttemptUpdate, SendAttemptResult).self) { group in
+        try await withThrowingTaskGroup(of: (NotificationDeliveryOutcome, SendAttemptResult).self) { group in
             var next = 0
             func launch() {
-                let record = records[next]
+                let notification = due[next]
                 next += 1
-                let url = urls[record.bundleId + "\n" + record.environment] ?? nil
-                group.addTask { await self.attempt(record, url: url) }
+                group.addTask { await self.attempt(notification) }
             }
-            while next < records.count && next < limit { launch() }
-            while let (update, result) = try await group.next() {
-                updates.append(update)
+            while next < due.count && next < limit { launch() }
+            while let (outcome, result) = try await group.next() {
+                outcomes.append(outcome)
                 if result != .success && result != .unsuccessfulHTTPResponseCode { sawConnectionFailure = true }
-                if next < records.count { launch() }
-                if updates.count >= 1000 {
-                    try await write(updates)
-                    updates.removeAll(keepingCapacity: true)
+                if next < due.count { launch() }
+                if outcomes.count >= 1000 {
+                    try await store.recordDeliveryOutcomes(outcomes)
+                    outcomes.removeAll(keepingCapacity: true)
                 }
             }
         }
-        try await write(updates)
+        try await store.recordDeliveryOutcomes(outcomes)
         if sawConnectionFailure { await renewClient() }
-        return records.count
+        return due.count
     }
 
-    private func write(_ updates: [NotificationAttemptUpdate]) async throws {
-        guard !updates.isEmpty else { return }
-        var batch = WriteBatch()
-        batch.notifications = updates.map { .attempt($0) }
-        try await store.database.write(batch)
-    }
-
-    /// One attempt at one notification and the row's next state.
-    func attempt(_ record: NotificationRecord, url: String?) async -> (NotificationAttemptUpdate, SendAttemptResult) {
-        let dateMs = record.nextAttemptMs ?? record.signedMs
+    /// One attempt at one notification.
+    func attempt(_ notification: DueNotification) async -> (NotificationDeliveryOutcome, SendAttemptResult) {
         let result: SendAttemptResult
-        if let url {
-            result = await post(NotificationPayload.requestBody(signedPayload: store.signedPayload(of: record)), to: url)
+        if let url = notification.url {
+            result = await post(store.requestBody(of: notification), to: url)
         } else {
             // The URL was removed after the notification was emitted: nobody to send it to.
             result = .other
         }
-        let count = record.attemptCount + 1
-        let delivered = result == .success
-        return (NotificationAttemptUpdate(
-            seq: record.seq, attemptCount: count, delivered: delivered,
-            nextAttemptMs: delivered ? nil : NotificationRetryPolicy.nextAttemptMs(afterFailedAttempt: count, at: dateMs, environment: record.environment),
-            attempts: NotificationPayload.appendingAttempt(record.attempts, dateMs: dateMs, result: result.rawValue)), result)
+        if result != .success { logFailedAttempt(notification, result: result) }
+        return (NotificationDeliveryOutcome(notification: notification, sendAttemptResult: result.rawValue), result)
     }
 
     /// POSTs the body with `Content-Type: application/json`; the answer's status decides.

@@ -11,8 +11,8 @@ import Testing
     func caller(_ store: AppStore, world: String = AppStore.defaultWorld) async throws -> ServerAPICaller {
         let key = try await store.createAPIKey(bundleId: testBundle, world: world)
         let gateway = ServerAPIGateway(store: store)
-        let token = try APITokenSigner(generated: key).token(options: .swift)
-        return try await gateway.authenticate(authorization: "Bearer " + token)
+        let token = try APITokenSigner(generated: key).token(now: store.clock.now(world: ""), options: .swift)
+        return try await gateway.authenticate(token: token)
     }
 
     func purchase(_ store: AppStore, _ product: String, customer: String = "ana") async throws -> String {
@@ -110,9 +110,10 @@ import Testing
     @Test func worldsAreSeparate() async throws {
         let store = try await makeStore()
         let id = try await purchase(store, "test.seeds")
+        _ = try await store.createWorld("elsewhere")  // a key of a world that does not exist opens nothing
         let key = try await store.createAPIKey(bundleId: testBundle, world: "elsewhere")
         let gateway = ServerAPIGateway(store: store)
-        let elsewhere = try await gateway.authenticate(authorization: try APITokenSigner(generated: key).token())
+        let elsewhere = try await gateway.authenticate(token: try APITokenSigner(generated: key).token(now: store.clock.now(world: "")))
         #expect(elsewhere.world == "elsewhere")
         await #expect(throws: (any Error).self) { try await store.transactionInfo(transactionId: id, caller: elsewhere) }
         await store.shutdown()
@@ -124,12 +125,12 @@ import Testing
         let a = try APITokenSigner(generated: try await store.createAPIKey(bundleId: testBundle))
         let b = try APITokenSigner(generated: try await store.createAPIKey(bundleId: testBundle))
         let now = Date()
-        _ = try await gateway.authenticate(authorization: a.token(now: now), now: now)
-        _ = try await gateway.authenticate(authorization: a.token(now: now), now: now)
-        await #expect(throws: ServerAPIError.rateLimitExceeded) { try await gateway.authenticate(authorization: a.token(now: now), now: now) }
-        _ = try await gateway.authenticate(authorization: b.token(now: now), now: now)
+        _ = try await gateway.authenticate(token: a.token(now: now), now: now)
+        _ = try await gateway.authenticate(token: a.token(now: now), now: now)
+        await #expect(throws: ServerAPIError.rateLimitExceeded) { try await gateway.authenticate(token: a.token(now: now), now: now) }
+        _ = try await gateway.authenticate(token: b.token(now: now), now: now)
         let later = now.addingTimeInterval(61)
-        _ = try await gateway.authenticate(authorization: a.token(now: later), now: later)
+        _ = try await gateway.authenticate(token: a.token(now: later), now: later)
         await store.shutdown()
     }
 

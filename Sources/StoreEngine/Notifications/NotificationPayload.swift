@@ -50,7 +50,7 @@ public enum NotificationPayload {
     }
 
     /// The decoded payload as JSON, its nested transaction and renewal info signed now.
-    public static func json(of record: NotificationRecord, signer: JWSSigner) -> [UInt8] {
+    static func json(of record: NotificationRecord, signer: JWSSigner) -> [UInt8] {
         var body = Array(record.body.utf8)
         if record.transactionJSON != nil || record.renewalJSON != nil, body.last == UInt8(ascii: "}") {
             body.removeLast()
@@ -85,7 +85,7 @@ public enum NotificationPayload {
     }
 
     /// The `signedPayload`: the notification as a JWS signed by the store's chain.
-    public static func sign(_ record: NotificationRecord, signer: JWSSigner) -> String {
+    static func sign(_ record: NotificationRecord, signer: JWSSigner) -> String {
         signer.sign(payloadJSON: json(of: record, signer: signer))
     }
 

@@ -6,33 +6,29 @@ import Synchronization
 /// App Store events can ask "is anyone listening?" without a database read, and without leaving
 /// the world actor: `World.commit` must not suspend more than it has to, because a reader that
 /// runs meanwhile reads the database before the batch is in it.
-/// Keyed by database path: one process may open several stores (tests), each with its own worlds.
-/// Loaded once per world; changes made through `AppStore.setNotificationURL` invalidate it.
+/// One book per store (`WorldEnvironment`), nothing process-wide: two stores in one process never
+/// see each other's URLs. Loaded once per world; `AppStore.setNotificationURL` invalidates it.
 final class NotificationURLBook: Sendable {
-    static let shared = NotificationURLBook()
     static let kind = "notification_url"
 
     private let cache = Mutex<[String: [String: String]]>([:])
 
     static func key(bundleId: String, environment: String) -> String { "\(bundleId)\n\(environment)" }
 
-    private static func scope(_ database: StoreDatabase, _ world: String) -> String { database.path + "\u{0}" + world }
-
     /// The world's URLs if loaded, synchronously (no suspension on the caller's actor).
-    func cached(database: StoreDatabase, world: String) -> [String: String]? {
-        cache.withLock { $0[Self.scope(database, world)] }
+    func cached(world: String) -> [String: String]? {
+        cache.withLock { $0[world] }
     }
 
     func urls(database: StoreDatabase, world: String) async throws -> [String: String] {
-        if let known = cached(database: database, world: world) { return known }
+        if let known = cached(world: world) { return known }
         var loaded: [String: String] = [:]
         for record in try await database.worldRecords(world: world, kind: Self.kind) where !record.value.isEmpty {
             loaded[record.key] = record.value
         }
-        let scope = Self.scope(database, world)
         return cache.withLock { cache in
-            if let known = cache[scope] { return known }
-            cache[scope] = loaded
+            if let known = cache[world] { return known }
+            cache[world] = loaded
             return loaded
         }
     }
@@ -42,7 +38,7 @@ final class NotificationURLBook: Sendable {
     }
 
     /// Forgets a world's URLs (after a change); the next lookup reloads.
-    func invalidate(database: StoreDatabase, world: String) {
-        _ = cache.withLock { $0.removeValue(forKey: Self.scope(database, world)) }
+    func invalidate(world: String) {
+        _ = cache.withLock { $0.removeValue(forKey: world) }
     }
 }

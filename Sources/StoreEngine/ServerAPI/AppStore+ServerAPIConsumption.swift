@@ -113,8 +113,8 @@ extension AppStore {
     }
 
     /// The latest consumption information for a transaction, as sent (normalized JSON).
-    public func consumptionInformation(transactionId: Int64, world: String = AppStore.defaultWorld) async throws -> ConsumptionInfoRecord? {
-        try await database.consumptionInfo(world: world, transactionId: transactionId)
+    public func consumptionInformation(transactionId: Int64, world: String = AppStore.defaultWorld) async throws -> ConsumptionInformation? {
+        try await database.consumptionInfo(world: world, transactionId: transactionId).map(ConsumptionInformation.init)
     }
 
     private func saveConsumption(_ request: some Encodable, version: Int, record: TransactionRecord, world: String) async throws {

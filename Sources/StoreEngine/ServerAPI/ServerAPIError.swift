@@ -1,5 +1,5 @@
 /// An App Store Server API error, as Apple answers it: `{"errorCode": N, "errorMessage": "…"}`
-/// with the HTTP status taken from the code's first three digits (reference §3.2).
+/// (reference §3.2). The server derives the HTTP status from the code's first three digits.
 public struct ServerAPIError: Error, Sendable, Equatable {
     public var code: Int64
     public var message: String
@@ -8,9 +8,6 @@ public struct ServerAPIError: Error, Sendable, Equatable {
         self.code = code
         self.message = message
     }
-
-    /// 4000006 → 400, 4040010 → 404, 4290000 → 429.
-    public var httpStatus: Int { Int(code / 10_000) }
 
     // Messages follow Apple's documentation where it gives them.
     public static let generalBadRequest = ServerAPIError(code: 4_000_000, message: "Bad request.")

@@ -49,15 +49,17 @@ public final class ServerAPIGateway: Sendable {
         self.verifier = verifier
     }
 
-    /// Authenticates the `Authorization` header value at `now` (wall-clock time: tokens are made
-    /// by real clients, whatever a world's clock says), then counts the request against the key.
-    public func authenticate(authorization: String?, now: Date = Date()) async throws -> ServerAPICaller {
-        guard let authorization, !authorization.isEmpty else { throw ServerAPIAuthFailure.missingToken }
-        guard let kid = Self.keyId(of: authorization) else { throw ServerAPIAuthFailure.token(.malformed) }
+    /// Authenticates a bearer token (the server takes it out of the `Authorization` header) at
+    /// `now`, by default the store clock's real time (tokens are made by real clients, whatever a
+    /// world's clock says), then counts the request against the key.
+    public func authenticate(token: String?, now: Date? = nil) async throws -> ServerAPICaller {
+        let now = now ?? store.clock.now(world: "")
+        guard let token, !token.isEmpty else { throw ServerAPIAuthFailure.missingToken }
+        guard let kid = Self.keyId(of: token) else { throw ServerAPIAuthFailure.token(.malformed) }
         let record = try await key(kid)
         let claims: APIClaims
         do {
-            claims = try verifier.verify(authorization, now: now) { id in
+            claims = try verifier.verify(token, now: now) { id in
                 guard let record, record.keyId == id else { return nil }
                 return APIKey(keyId: record.keyId, issuerId: record.issuerId, bundleId: record.bundleId, publicKeyPEM: record.publicKeyPEM)
             }
@@ -73,7 +75,7 @@ public final class ServerAPIGateway: Sendable {
     }
 
     func key(_ id: String) async throws -> APIKeyRecord? {
-        guard id.count <= 64, !APIKeyRevocations.shared.isRevoked(id, database: store.database) else { return nil }
+        guard id.count <= 64, !store.revokedKeys.isRevoked(id) else { return nil }
         if let cached = state.withLock({ $0.keys[id] }) { return cached }
         guard let stored = try await store.database.apiKey(id: id) else { return nil }
         state.withLock { $0.keys[id] = stored }
@@ -94,10 +96,7 @@ public final class ServerAPIGateway: Sendable {
     }
 
     /// The `kid` of a bearer token's header, without verifying anything yet.
-    static func keyId(of authorization: String) -> String? {
-        var token = Substring(authorization)
-        if token.count > 7, token.prefix(7).lowercased() == "bearer " { token = token.dropFirst(7) }
-        token = token.drop(while: { $0 == " " })
+    static func keyId(of token: String) -> String? {
         guard let headerEnd = token.firstIndex(of: "."),
               let bytes = Base64URL.decode(token[..<headerEnd]),
               let header = try? JSONDecoder().decode(Header.self, from: Data(bytes))
@@ -112,19 +111,21 @@ extension AppStore {
     /// Registers a new Server API key for an app in a world, as App Store Connect does: the
     /// private half (the `.p8`) is returned once and never stored.
     public func createAPIKey(bundleId: String, world: String = AppStore.defaultWorld, issuerId: String? = nil) async throws -> GeneratedAPIKey {
-        try await Self.createAPIKey(in: database, bundleId: bundleId, world: world, issuerId: issuerId)
+        try await Self.createAPIKey(in: database, bundleId: bundleId, world: world, issuerId: issuerId, clock: clock)
     }
 
-    /// The same on a bare database, for the CLI (which may run beside a serving store).
+    /// The same on a bare database, for the CLI (which may run beside a serving store). The key's
+    /// creation date is read from `clock`.
     public static func createAPIKey(
-        in database: StoreDatabase, bundleId: String, world: String = AppStore.defaultWorld, issuerId: String? = nil
+        in database: StoreDatabase, bundleId: String, world: String = AppStore.defaultWorld, issuerId: String? = nil,
+        clock: any StoreClock = SystemClock()
     ) async throws -> GeneratedAPIKey {
         guard !bundleId.isEmpty, bundleId.count <= 255 else { throw StoreError.malformedRequest("a bundle ID must be 1–255 characters") }
         guard !world.isEmpty, world.count <= 200 else { throw StoreError.malformedRequest("a world name must be 1–200 characters") }
         let generated = APIKeyFactory.generate(bundleId: bundleId, issuerId: issuerId)
         try await database.insertAPIKey(APIKeyRecord(
             keyId: generated.key.keyId, issuerId: generated.key.issuerId, bundleId: bundleId, world: world,
-            publicKeyPEM: generated.key.publicKeyPEM, createdMs: Int64(Date().timeIntervalSince1970 * 1000)))
+            publicKeyPEM: generated.key.publicKeyPEM, createdMs: clock.now(world: "").milliseconds))
         return generated
     }
 }

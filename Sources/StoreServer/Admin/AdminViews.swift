@@ -1,7 +1,6 @@
 import Foundation
 import StoreEngine
 import StoreModel
-import StoreStorage
 
 /// What the admin API answers with. Shapes are documented in `openapi.json` (tag "Admin API");
 /// they are views of engine values, flattened for people and scripts (no Swift enum encodings).
@@ -173,7 +172,7 @@ enum AdminView {
         var atMs: Int64
         var data: String?
 
-        init(_ record: EventRecord) {
+        init(_ record: StoreEvent) {
             seq = record.seq
             bundleId = record.bundleId
             customer = record.customer

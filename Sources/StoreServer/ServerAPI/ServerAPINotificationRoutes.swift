@@ -11,16 +11,16 @@ struct ServerAPINotificationRoutes {
 
     func register(on api: RouterGroup<BasicRequestContext>) {
         api.post("v1/notifications/test") { request, _ in
-            let caller = try await gateway.authenticate(authorization: request.headers[.authorization])
+            let caller = try await gateway.authenticate(request)
             return try AppleJSON.ok(try await store.requestTestNotification(caller: caller))
         }
         api.get("v1/notifications/test/:testNotificationToken") { request, context in
-            let caller = try await gateway.authenticate(authorization: request.headers[.authorization])
+            let caller = try await gateway.authenticate(request)
             let raw = context.parameters.get("testNotificationToken") ?? ""
             return try AppleJSON.ok(try await store.testNotificationStatus(token: raw.removingPercentEncoding ?? raw, caller: caller))
         }
         api.post("v1/notifications/history") { request, _ in
-            let caller = try await gateway.authenticate(authorization: request.headers[.authorization])
+            let caller = try await gateway.authenticate(request)
             let body = try await Self.body(of: request)
             let token = request.uri.queryParameters["paginationToken"].map { String($0) }
             return try AppleJSON.ok(try await store.notificationHistory(

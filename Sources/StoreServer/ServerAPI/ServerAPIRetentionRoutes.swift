@@ -72,7 +72,7 @@ struct ServerAPIRetentionRoutes {
     }
 
     private func caller(_ request: Request) async throws -> ServerAPICaller {
-        try await gateway.authenticate(authorization: request.headers[.authorization])
+        try await gateway.authenticate(request)
     }
 
     static func body(of request: Request, limit: Int) async throws -> Data {

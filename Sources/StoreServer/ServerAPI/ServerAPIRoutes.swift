@@ -90,7 +90,7 @@ struct ServerAPIRoutes {
     }
 
     private func authenticated(_ request: Request, _ handler: (ServerAPICaller) async throws -> Response) async throws -> Response {
-        let caller = try await gateway.authenticate(authorization: request.headers[.authorization])
+        let caller = try await gateway.authenticate(request)
         return try await handler(caller)
     }
 }

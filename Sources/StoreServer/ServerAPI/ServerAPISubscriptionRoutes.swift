@@ -9,26 +9,26 @@ struct ServerAPISubscriptionRoutes {
 
     func register(on api: RouterGroup<BasicRequestContext>) {
         api.get("v1/subscriptions/:transactionId") { request, context in
-            let caller = try await gateway.authenticate(authorization: request.headers[.authorization])
+            let caller = try await gateway.authenticate(request)
             let statuses = request.uri.queryParameters[values: "status"].map(String.init)
             return try AppleJSON.ok(try await store.allSubscriptionStatuses(
                 anyTransactionId: try context.decodedParameter("transactionId"), statusFilter: statuses, caller: caller))
         }
         api.put("v1/subscriptions/extend/:originalTransactionId") { request, context in
-            let caller = try await gateway.authenticate(authorization: request.headers[.authorization])
+            let caller = try await gateway.authenticate(request)
             let body = try await request.collectAppleBody()
             return try AppleJSON.ok(try await store.extendRenewalDate(
                 originalTransactionId: try context.decodedParameter("originalTransactionId"),
                 request: try ExtendRenewalDateRequest(body: body), caller: caller))
         }
         api.post("v1/subscriptions/extend/mass") { request, _ in
-            let caller = try await gateway.authenticate(authorization: request.headers[.authorization])
+            let caller = try await gateway.authenticate(request)
             let body = try await request.collectAppleBody()
             return try AppleJSON.ok(try await store.extendRenewalDatesForAllActiveSubscribers(
                 try MassExtendRenewalDateRequest(body: body), caller: caller))
         }
         api.get("v1/subscriptions/extend/mass/:productId/:requestIdentifier") { request, context in
-            let caller = try await gateway.authenticate(authorization: request.headers[.authorization])
+            let caller = try await gateway.authenticate(request)
             return try AppleJSON.ok(try await store.massExtensionStatus(
                 productId: try context.decodedParameter("productId"),
                 requestIdentifier: try context.decodedParameter("requestIdentifier"), caller: caller))

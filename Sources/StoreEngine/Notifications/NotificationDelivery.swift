@@ -1,0 +1,78 @@
+import StoreModel
+import StoreStorage
+
+/// A notification whose next delivery attempt is due: what the delivery service needs to send it
+/// and log it. The service asks the engine for these and reports each attempt's outcome back
+/// (`recordDeliveryOutcomes`); it never touches the outbox itself.
+public struct DueNotification: Sendable, Equatable {
+    public var world: String
+    public var bundleId: String
+    /// The customer it concerns ("" for a mass-extension summary and for TEST).
+    public var customer: String
+    public var environment: String
+    public var notificationUUID: String
+    public var notificationType: String
+    public var subtype: String?
+    public var transactionId: Int64?
+    /// Where it goes: the app's URL for the notification's environment in its world; nil when the
+    /// URL was removed after the notification was emitted.
+    public var url: String?
+    /// Which attempt this is, counted from 1.
+    public var attempt: Int
+    /// The attempt's date on the world clock: its due time, as Apple's schedule puts it.
+    public var attemptMs: Int64
+    let record: NotificationRecord
+}
+
+/// How one delivery attempt went, as `sendAttemptResult` (`SUCCESS`, `TIMED_OUT`, …).
+public struct NotificationDeliveryOutcome: Sendable, Equatable {
+    public var notification: DueNotification
+    public var sendAttemptResult: String
+
+    public init(notification: DueNotification, sendAttemptResult: String) {
+        self.notification = notification
+        self.sendAttemptResult = sendAttemptResult
+    }
+
+    var delivered: Bool { sendAttemptResult == "SUCCESS" }
+}
+
+extension AppStore {
+    /// The world's notifications due on its clock, oldest due first, each with its URL.
+    public func dueNotifications(world worldId: String, limit: Int) async throws -> [DueNotification] {
+        let world = try await self.world(worldId)
+        let records = try await database.dueNotifications(world: worldId, untilMs: await world.nowMs(), limit: limit)
+        guard !records.isEmpty else { return [] }
+        let urls = try await worlds.env.notificationURLs.urls(database: database, world: worldId)
+        return records.map { record in
+            DueNotification(
+                world: record.world, bundleId: record.bundleId, customer: record.customer, environment: record.environment,
+                notificationUUID: record.uuid, notificationType: record.type, subtype: record.subtype,
+                transactionId: record.transactionId,
+                url: urls[NotificationURLBook.key(bundleId: record.bundleId, environment: record.environment)],
+                attempt: record.attemptCount + 1, attemptMs: record.nextAttemptMs ?? record.signedMs, record: record)
+        }
+    }
+
+    /// `{"signedPayload":"…"}` for one attempt: signed now, with the content fixed at emission
+    /// (the same `notificationUUID` on every attempt).
+    public func requestBody(of notification: DueNotification) -> [UInt8] {
+        NotificationPayload.requestBody(signedPayload: NotificationPayload.sign(notification.record, signer: signer))
+    }
+
+    /// Writes the attempts' outcomes back in one batch: delivered, or the next attempt where
+    /// Apple's retry schedule puts it (`NotificationRetryPolicy`), or no attempt left.
+    public func recordDeliveryOutcomes(_ outcomes: [NotificationDeliveryOutcome]) async throws {
+        guard !outcomes.isEmpty else { return }
+        var batch = WriteBatch()
+        batch.notifications = outcomes.map { outcome in
+            let record = outcome.notification.record, due = outcome.notification
+            return .attempt(NotificationAttemptUpdate(
+                seq: record.seq, attemptCount: due.attempt, delivered: outcome.delivered,
+                nextAttemptMs: outcome.delivered ? nil : NotificationRetryPolicy.nextAttemptMs(
+                    afterFailedAttempt: due.attempt, at: due.attemptMs, environment: record.environment),
+                attempts: NotificationPayload.appendingAttempt(record.attempts, dateMs: due.attemptMs, result: outcome.sendAttemptResult)))
+        }
+        try await database.write(batch)
+    }
+}

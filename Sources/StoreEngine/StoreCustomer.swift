@@ -1,0 +1,24 @@
+import StoreStorage
+
+/// A customer account in a world: the Apple Account a purchase is made with, its storefront and
+/// language. The engine's own type, so callers above the engine never see storage records.
+public struct StoreCustomer: Sendable, Equatable, Codable {
+    public var world: String
+    public var name: String
+    /// ISO 3166-1 alpha-3 storefront code (`USA`).
+    public var storefront: String
+    public var locale: String
+    public var createdMs: Int64
+
+    public init(world: String, name: String, storefront: String, locale: String, createdMs: Int64) {
+        self.world = world
+        self.name = name
+        self.storefront = storefront
+        self.locale = locale
+        self.createdMs = createdMs
+    }
+
+    init(_ record: CustomerRecord) {
+        self.init(world: record.world, name: record.name, storefront: record.storefront, locale: record.locale, createdMs: record.createdMs)
+    }
+}
