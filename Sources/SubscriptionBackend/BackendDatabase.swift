@@ -4,9 +4,9 @@ import NIOCore
 import SQLKit
 import SQLiteKit
 
-/// The backend's storage, kept behind this one small type so it can move onto the store's
-/// storage layer (SQLite or PostgreSQL) without touching the rules. Portable SQL only: SQLKit
-/// builders and parameter binds. One connection writes (in transactions, one at a time, through
+/// The backend's storage, kept behind this one small type (with `BackendTransaction`, the
+/// statements of a write) so it can move onto the store's storage layer (SQLite or PostgreSQL)
+/// without touching the rules. Portable SQL only: SQLKit builders and parameter binds. One connection writes (in transactions, one at a time, through
 /// `write`), a second one reads, so customer info never waits for a write.
 public final class BackendDatabase: Sendable {
     let writer: SQLiteConnection
@@ -31,7 +31,7 @@ public final class BackendDatabase: Sendable {
         let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
         try await reader.sql().raw("PRAGMA busy_timeout=5000").run()
         let database = BackendDatabase(writer: writer, reader: reader)
-        try await database.write { sql in try await BackendSchema.create(on: sql) }
+        try await database.write { store in try await BackendSchema.create(on: store.sql) }
         return database
     }
 
@@ -42,11 +42,11 @@ public final class BackendDatabase: Sendable {
 
     /// Runs `body` in one transaction, after every earlier write finished: committed entirely
     /// or not at all.
-    func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @Sendable (BackendTransaction) async throws -> T) async throws -> T {
         try await lock.run {
             try await writer.query("BEGIN IMMEDIATE", []) { _ in }
             do {
-                let result = try await body(writer.sql())
+                let result = try await body(BackendTransaction(sql: writer.sql()))
                 try await writer.query("COMMIT", []) { _ in }
                 return result
             } catch {

@@ -1,27 +1,19 @@
-import SQLKit
-
 /// Builds `CustomerInfo` from the rows the backend holds. The building is pure (rows and a
 /// clock in, JSON-ready value out); `load` only reads.
 enum CustomerInfoBuilder {
     static let managementURL = "https://apps.apple.com/account/subscriptions"
 
-    static func load(appUserId: String, sql: any SQLDatabase, apps: [AppConfiguration], wallMs: Int64) async throws -> CustomerInfo? {
-        guard let customer = try await sql.select().columns("*").from("bk_customers").where("appUserId", .equal, appUserId)
-            .first(decoding: CustomerRow.self) else { return nil }
-        let links = try await sql.select().columns("*").from("bk_links").where("appUserId", .equal, appUserId)
-            .all(decoding: LinkRow.self)
+    static func load(appUserId: String, database: BackendDatabase, apps: [AppConfiguration], wallMs: Int64) async throws -> CustomerInfo? {
+        guard let customer = try await database.customer(appUserId) else { return nil }
         var transactions: [TransactionRow] = []
         var renewals: [RenewalRow] = []
-        for link in links {
-            transactions += try await sql.select().columns("*").from("bk_transactions")
-                .where("environment", .equal, link.environment).where("originalTransactionId", .equal, link.originalTransactionId)
-                .all(decoding: TransactionRow.self)
-            renewals += try await sql.select().columns("*").from("bk_renewals")
-                .where("environment", .equal, link.environment).where("originalTransactionId", .equal, link.originalTransactionId)
-                .all(decoding: RenewalRow.self)
+        for link in try await database.links(appUserId: appUserId) {
+            transactions += try await database.transactions(environment: link.environment, original: link.originalTransactionId)
+            if let renewal = try await database.renewal(environment: link.environment, original: link.originalTransactionId) {
+                renewals.append(renewal)
+            }
         }
-        let clock = try await sql.select().column(SQLFunction("MAX", args: SQLColumn("storeClockMs")), as: "m").from("bk_cursors")
-            .first(decodingColumn: "m", as: Int64?.self) ?? nil
+        let clock = try await database.storeClock()
         return build(customer: customer, transactions: transactions, renewals: renewals, apps: apps,
                      nowMs: max(wallMs, clock ?? 0))
     }

@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
-import SQLKit
 import StoreSigning
 
 /// Recovers what the backend missed, through the Server API: Notification History since the
@@ -60,8 +59,7 @@ public final class Reconciler: Sendable {
     }
 
     private func cursor(_ app: AppConfiguration, _ environment: String) async throws -> CursorRow? {
-        try await backend.database.readSQL.select().columns("*").from("bk_cursors")
-            .where("bundleId", .equal, app.bundleId).where("environment", .equal, environment).first(decoding: CursorRow.self)
+        try await backend.database.cursor(bundleId: app.bundleId, environment: environment)
     }
 
     // MARK: Notification History
@@ -127,12 +125,10 @@ public final class Reconciler: Sendable {
 
     private func transactions(app: AppConfiguration, environment: String, client: ServerAPIClient,
                               checker: SignedDataChecker, report: inout Report) async {
-        let sql = backend.database.readSQL
+        let database = backend.database
         let links: [LinkRow]
         do {
-            links = try await sql.select().columns("*").from("bk_links")
-                .where("environment", .equal, environment).where("bundleId", .equal, app.bundleId)
-                .orderBy("appUserId").all(decoding: LinkRow.self)
+            links = try await database.links(environment: environment, bundleId: app.bundleId)
         } catch {
             report.errors.append("\(app.bundleId) \(environment): \(error)")
             return
@@ -141,9 +137,7 @@ public final class Reconciler: Sendable {
         for (user, userLinks) in byUser.sorted(by: { $0.key < $1.key }) {
             guard let anyId = userLinks.first?.originalTransactionId else { continue }
             do {
-                var revision = try await sql.select().column("revision").from("bk_revisions")
-                    .where("environment", .equal, environment).where("bundleId", .equal, app.bundleId)
-                    .where("appUserId", .equal, user).first(decodingColumn: "revision", as: String.self)
+                var revision = try await database.revision(environment: environment, bundleId: app.bundleId, appUserId: user)
                 var more = true
                 while more {
                     let page = try await client.transactionHistory(transactionId: anyId, revision: revision)
@@ -160,18 +154,15 @@ public final class Reconciler: Sendable {
                     let newRevision = page.revision
                     let batch = signed
                     let webhooks = backend.configuration.webhooks
-                    let events = try await backend.database.write { sql in
-                        var writer = LedgerWriter(sql: sql, app: app, webhooks: webhooks, nowMs: SubscriptionBackend.nowMs())
+                    let events = try await database.write { store in
+                        var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: SubscriptionBackend.nowMs())
                         // Transaction History signs everything now: purchase order is the order of change.
                         for transaction in batch.sorted(by: { (($0.fields.purchaseDate ?? 0), $0.fields.transactionId ?? "") < (($1.fields.purchaseDate ?? 0), $1.fields.transactionId ?? "") }) {
                             // Same Apple account: its other subscriptions belong to this customer too.
                             try await writer.apply(transaction, owner: user)
                         }
                         if let newRevision {
-                            try await sql.delete(from: "bk_revisions").where("environment", .equal, environment)
-                                .where("bundleId", .equal, app.bundleId).where("appUserId", .equal, user).run()
-                            try await sql.insert(into: "bk_revisions").model(RevisionRow(
-                                environment: environment, bundleId: app.bundleId, appUserId: user, revision: newRevision)).run()
+                            try await store.replace(RevisionRow(environment: environment, bundleId: app.bundleId, appUserId: user, revision: newRevision))
                         }
                         return writer.events.count
                     }
@@ -191,16 +182,13 @@ public final class Reconciler: Sendable {
     /// word of how they ended, or in billing retry.
     private func statuses(app: AppConfiguration, environment: String, client: ServerAPIClient,
                           checker: SignedDataChecker, report: inout Report) async {
-        let sql = backend.database.readSQL
+        let database = backend.database
         do {
             let clock = max(SubscriptionBackend.nowMs(), try await cursor(app, environment)?.storeClockMs ?? 0)
-            let renewals = try await sql.select().columns("*").from("bk_renewals")
-                .where("environment", .equal, environment).all(decoding: RenewalRow.self)
+            let renewals = try await database.renewals(environment: environment)
             var uncertain: [String] = []
             for renewal in renewals {
-                let latest = try await sql.select().columns("*").from("bk_transactions")
-                    .where("environment", .equal, environment).where("originalTransactionId", .equal, renewal.originalTransactionId)
-                    .orderBy("purchaseMs", .descending).limit(1).first(decoding: TransactionRow.self)
+                let latest = try await database.latestTransaction(environment: environment, original: renewal.originalTransactionId)
                 guard let latest, latest.bundleId == app.bundleId, latest.revocationMs == nil else { continue }
                 let lapsed = (latest.expiresMs ?? 0) <= clock && renewal.autoRenewStatus == 1 && renewal.expirationIntent == nil
                 if lapsed || renewal.inBillingRetry { uncertain.append(renewal.originalTransactionId) }
@@ -221,8 +209,8 @@ public final class Reconciler: Sendable {
                 }
                 let webhooks = backend.configuration.webhooks
                 let (found, foundRenewals) = (transactions, renewals)
-                let events = try await backend.database.write { sql in
-                    var writer = LedgerWriter(sql: sql, app: app, webhooks: webhooks, nowMs: SubscriptionBackend.nowMs())
+                let events = try await database.write { store in
+                    var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: SubscriptionBackend.nowMs())
                     for t in found { try await writer.apply(t, owner: nil) }
                     for r in foundRenewals { try await writer.apply(r) }
                     return writer.events.count

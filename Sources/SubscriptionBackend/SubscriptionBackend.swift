@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import SQLKit
 import StoreSigning
 
 /// The developer's subscription backend: takes signed App Store data in (notifications, the
@@ -57,8 +56,8 @@ public final class SubscriptionBackend: Sendable {
 
     func apply(_ notification: VerifiedNotification, app: AppConfiguration) async throws -> Bool {
         let webhooks = configuration.webhooks
-        let (applied, events) = try await database.write { sql in
-            var writer = LedgerWriter(sql: sql, app: app, webhooks: webhooks, nowMs: Self.nowMs())
+        let (applied, events) = try await database.write { store in
+            var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: Self.nowMs())
             let applied = try await writer.apply(notification)
             return (applied, writer.events.count)
         }
@@ -81,8 +80,8 @@ public final class SubscriptionBackend: Sendable {
             throw rejected(error, bundleId: checker.app.bundleId, what: "transaction")
         }
         let webhooks = configuration.webhooks
-        let (owner, events) = try await database.write { sql in
-            var writer = LedgerWriter(sql: sql, app: checker.app, webhooks: webhooks, nowMs: Self.nowMs())
+        let (owner, events) = try await database.write { store in
+            var writer = LedgerWriter(store: store, app: checker.app, webhooks: webhooks, nowMs: Self.nowMs())
             try await writer.seeCustomer(appUserId)
             let owner = try await writer.claim(token: transaction.fields.appAccountToken, for: appUserId)
             try await writer.apply(transaction, owner: owner)
@@ -97,15 +96,12 @@ public final class SubscriptionBackend: Sendable {
 
     /// Customer info from the backend's own state; nil for an unknown customer.
     public func customerInfo(appUserId: String) async throws -> CustomerInfo? {
-        try await CustomerInfoBuilder.load(appUserId: appUserId, sql: database.readSQL, apps: configuration.apps, wallMs: Self.nowMs())
+        try await CustomerInfoBuilder.load(appUserId: appUserId, database: database, apps: configuration.apps, wallMs: Self.nowMs())
     }
 
     /// The customer's events, oldest first.
     public func events(appUserId: String?, limit: Int) async throws -> [WebhookPayload] {
-        var query = database.readSQL.select().column("body").from("bk_events")
-        if let appUserId { query = query.where("appUserId", .equal, appUserId) }
-        let bodies = try await query.orderBy("seq", .ascending).limit(max(1, min(limit, 1000)))
-            .all(decodingColumn: "body", as: String.self)
+        let bodies = try await database.eventBodies(appUserId: appUserId, limit: max(1, min(limit, 1000)))
         return bodies.compactMap { try? JSONDecoder().decode(WebhookPayload.self, from: Data($0.utf8)) }
     }
 

@@ -3,7 +3,6 @@ import Crypto
 import Foundation
 import Logging
 import NIOCore
-import SQLKit
 
 /// Delivers events from the durable outbox to the configured URLs. A delivery is done when the
 /// URL answers 2xx; otherwise it is retried with exponential backoff (base × 2^(attempt−1),
@@ -36,13 +35,10 @@ public final class WebhookDispatcher: Sendable {
     /// Delivers every due outbox row once, oldest event first.
     public func round() async throws {
         let now = SubscriptionBackend.nowMs()
-        let due = try await backend.database.readSQL.select().columns("*").from("bk_outbox")
-            .where("state", .equal, "pending").where("nextAttemptMs", .lessThanOrEqual, now)
-            .orderBy("nextAttemptMs").limit(64).all(decoding: OutboxRow.self)
+        let due = try await backend.database.dueOutbox(nowMs: now, limit: 64)
         for row in due {
             guard let target = backend.configuration.webhooks.first(where: { $0.url == row.url }) else { continue }
-            guard let body = try await backend.database.readSQL.select().column("body").from("bk_events")
-                .where("id", .equal, row.eventId).first(decodingColumn: "body", as: String.self) else { continue }
+            guard let body = try await backend.database.eventBody(id: row.eventId) else { continue }
             try await deliver(row, body: body, target: target)
         }
     }
@@ -93,26 +89,18 @@ public final class WebhookDispatcher: Sendable {
         let updated = OutboxRow(
             eventId: row.eventId, url: row.url, attempts: attempt, nextAttemptMs: ok ? now : now + Int64(delay * 1000),
             state: state, lastStatus: status, lastError: failure)
-        try await backend.database.write { sql in
-            try await sql.update("bk_outbox").set(model: updated, nilEncodingStrategy: .asNil)
-                .where("eventId", .equal, row.eventId).where("url", .equal, row.url).run()
-            try await sql.insert(into: "bk_deliveries").model(delivery, nilEncodingStrategy: .asNil).run()
-        }
+        try await backend.database.write { store in try await store.record(updated, delivery) }
     }
 
     /// The delivery log, newest first.
     public func log(eventId: String?, limit: Int) async throws -> [DeliveryLogEntry] {
-        var query = backend.database.readSQL.select().columns("*").from("bk_deliveries")
-        if let eventId { query = query.where("eventId", .equal, eventId) }
-        return try await query.orderBy("atMs", .descending).limit(max(1, min(limit, 1000)))
-            .all(decoding: DeliveryRow.self)
+        try await backend.database.deliveries(eventId: eventId, limit: max(1, min(limit, 1000)))
             .map { DeliveryLogEntry(eventId: $0.eventId, url: $0.url, attempt: $0.attempt, at: $0.atMs, httpStatus: $0.httpStatus, error: $0.error, ok: $0.ok) }
     }
 
     /// Outbox rows by state, for the log's summary.
     public func outboxCounts() async throws -> [String: Int] {
-        let rows = try await backend.database.readSQL.select().column("state").from("bk_outbox").all(decodingColumn: "state", as: String.self)
-        return rows.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+        try await backend.database.outboxStates().reduce(into: [:]) { $0[$1, default: 0] += 1 }
     }
 }
 

@@ -1,0 +1,100 @@
+import SQLKit
+
+/// Reads, on the read connection: they never wait for a write.
+extension BackendDatabase {
+    static func latestTransaction(_ sql: any SQLDatabase, environment: String, original: String) async throws -> TransactionRow? {
+        try await sql.select().columns("*").from("bk_transactions")
+            .where("environment", .equal, environment).where("originalTransactionId", .equal, original)
+            .orderBy("purchaseMs", .descending).limit(1).first(decoding: TransactionRow.self)
+    }
+
+    static func cursor(_ sql: any SQLDatabase, bundleId: String, environment: String) async throws -> CursorRow? {
+        try await sql.select().columns("*").from("bk_cursors")
+            .where("bundleId", .equal, bundleId).where("environment", .equal, environment).first(decoding: CursorRow.self)
+    }
+
+    func latestTransaction(environment: String, original: String) async throws -> TransactionRow? {
+        try await Self.latestTransaction(readSQL, environment: environment, original: original)
+    }
+
+    func cursor(bundleId: String, environment: String) async throws -> CursorRow? {
+        try await Self.cursor(readSQL, bundleId: bundleId, environment: environment)
+    }
+
+    /// The latest store clock reading over every app and environment.
+    func storeClock() async throws -> Int64? {
+        try await readSQL.select().column(SQLFunction("MAX", args: SQLColumn("storeClockMs")), as: "m").from("bk_cursors")
+            .first(decodingColumn: "m", as: Int64?.self) ?? nil
+    }
+
+    func customer(_ appUserId: String) async throws -> CustomerRow? {
+        try await readSQL.select().columns("*").from("bk_customers").where("appUserId", .equal, appUserId)
+            .first(decoding: CustomerRow.self)
+    }
+
+    func links(appUserId: String) async throws -> [LinkRow] {
+        try await readSQL.select().columns("*").from("bk_links").where("appUserId", .equal, appUserId).all(decoding: LinkRow.self)
+    }
+
+    func links(environment: String, bundleId: String) async throws -> [LinkRow] {
+        try await readSQL.select().columns("*").from("bk_links")
+            .where("environment", .equal, environment).where("bundleId", .equal, bundleId)
+            .orderBy("appUserId").all(decoding: LinkRow.self)
+    }
+
+    func transactions(environment: String, original: String) async throws -> [TransactionRow] {
+        try await readSQL.select().columns("*").from("bk_transactions")
+            .where("environment", .equal, environment).where("originalTransactionId", .equal, original)
+            .all(decoding: TransactionRow.self)
+    }
+
+    func renewal(environment: String, original: String) async throws -> RenewalRow? {
+        try await readSQL.select().columns("*").from("bk_renewals")
+            .where("environment", .equal, environment).where("originalTransactionId", .equal, original)
+            .first(decoding: RenewalRow.self)
+    }
+
+    func renewals(environment: String) async throws -> [RenewalRow] {
+        try await readSQL.select().columns("*").from("bk_renewals").where("environment", .equal, environment)
+            .all(decoding: RenewalRow.self)
+    }
+
+    func revision(environment: String, bundleId: String, appUserId: String) async throws -> String? {
+        try await readSQL.select().column("revision").from("bk_revisions")
+            .where("environment", .equal, environment).where("bundleId", .equal, bundleId)
+            .where("appUserId", .equal, appUserId).first(decodingColumn: "revision", as: String.self)
+    }
+
+    func notificationCount() async throws -> Int {
+        try await readSQL.select().column("notificationUUID").from("bk_notifications").all().count
+    }
+
+    /// Event bodies, oldest first.
+    func eventBodies(appUserId: String?, limit: Int) async throws -> [String] {
+        var query = readSQL.select().column("body").from("bk_events")
+        if let appUserId { query = query.where("appUserId", .equal, appUserId) }
+        return try await query.orderBy("seq", .ascending).limit(limit).all(decodingColumn: "body", as: String.self)
+    }
+
+    func eventBody(id: String) async throws -> String? {
+        try await readSQL.select().column("body").from("bk_events").where("id", .equal, id)
+            .first(decodingColumn: "body", as: String.self)
+    }
+
+    func dueOutbox(nowMs: Int64, limit: Int) async throws -> [OutboxRow] {
+        try await readSQL.select().columns("*").from("bk_outbox")
+            .where("state", .equal, "pending").where("nextAttemptMs", .lessThanOrEqual, nowMs)
+            .orderBy("nextAttemptMs").limit(limit).all(decoding: OutboxRow.self)
+    }
+
+    func outboxStates() async throws -> [String] {
+        try await readSQL.select().column("state").from("bk_outbox").all(decodingColumn: "state", as: String.self)
+    }
+
+    /// The delivery log, newest first.
+    func deliveries(eventId: String?, limit: Int) async throws -> [DeliveryRow] {
+        var query = readSQL.select().columns("*").from("bk_deliveries")
+        if let eventId { query = query.where("eventId", .equal, eventId) }
+        return try await query.orderBy("atMs", .descending).limit(limit).all(decoding: DeliveryRow.self)
+    }
+}
