@@ -111,7 +111,7 @@ final class SQLiteEngine: StorageEngine {
             try await writer.query("COMMIT", []) { _ in }
         } catch {
             try? await writer.query("ROLLBACK", []) { _ in }
-            throw error
+            throw StorageUnavailable.sqliteWrite(error) ?? error
         }
     }
 }

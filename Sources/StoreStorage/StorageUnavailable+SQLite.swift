@@ -1,0 +1,17 @@
+import SQLiteNIO
+
+extension StorageUnavailable {
+    /// SQLite could not write because of the disk, not the data: it is full (SQLITE_FULL),
+    /// failing (SQLITE_IOERR) or read-only (SQLITE_READONLY). The transaction was rolled back, so
+    /// nothing of it was acknowledged; the store answers 503 until space returns (issue 15: a
+    /// full disk answered 500 internalError).
+    static func sqliteWrite(_ error: any Error) -> StorageUnavailable? {
+        guard let error = error as? SQLiteError else { return nil }
+        switch error.reason {
+        case .full: return StorageUnavailable("the disk holding the SQLite database is full: \(error.message)")
+        case .ioError: return StorageUnavailable("SQLite could not write to its disk: \(error.message)")
+        case .readOnly: return StorageUnavailable("the SQLite database is read-only: \(error.message)")
+        default: return nil
+        }
+    }
+}
