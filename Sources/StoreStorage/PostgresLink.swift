@@ -54,7 +54,7 @@ actor PostgresLink {
 extension StorageUnavailable {
     static func unreachable(_ location: DatabaseURL.PostgresLocation, _ error: any Error) -> StorageUnavailable {
         StorageUnavailable(
-            "cannot reach PostgreSQL at \(location.host):\(location.port) (database \(location.database), user \(location.user)): \(PostgresFailure.describe(error))")
+            "cannot connect to PostgreSQL at \(location.host):\(location.port) (database \(location.database), user \(location.user)): \(PostgresFailure.describe(error))")
     }
 }
 

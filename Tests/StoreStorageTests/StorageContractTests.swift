@@ -230,6 +230,19 @@ import Testing
         #expect(!text.contains("s3cret-pw"))
     }
 
+    @Test(.enabled(if: TestEngine.postgresURL != nil))
+    func aWrongPasswordOrAMissingDatabaseIsReportedAtOpen() async throws {
+        var location = try TestDatabases.server()
+        location.password = "not-the-password"
+        let refused = await #expect(throws: StorageUnavailable.self) { _ = try await StoreDatabase.open(.postgres(location)) }
+        #expect("\(refused.map { "\($0)" } ?? "")".contains("\(location.host):\(location.port)"))
+        #expect(!"\(refused.map { "\($0)" } ?? "")".contains("not-the-password"))
+        var missing = try TestDatabases.server()
+        missing.database = "no_such_database_here"
+        let absent = await #expect(throws: StorageUnavailable.self) { _ = try await StoreDatabase.open(.postgres(missing)) }
+        #expect("\(absent.map { "\($0)" } ?? "")".contains("no_such_database_here"))
+    }
+
     @Test(arguments: [
         ("mysql://u@h/db", "use sqlite:PATH or postgres://"),
         ("postgres://h:5432/db", "names no user"),
