@@ -29,6 +29,8 @@ echo "built in $((SECONDS - start)) s"
 
 mkdir -p "$REPO_ROOT/dist"
 cp "$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/openstore" "$OUT"
+# Debug info stays in the build folder: 225 MB unstripped, 105 MB stripped (measured 2026-11-23).
+strip "$OUT"
 (cd "$REPO_ROOT/dist" && sha256sum "$(basename "$OUT")" >"$(basename "$OUT").sha256")
 
 scripts/check-binary.sh "$OUT"
