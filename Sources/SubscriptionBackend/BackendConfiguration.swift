@@ -109,6 +109,10 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
             }
         }
         if webhookMaxAttempts < 1 { throw BackendConfigurationError("$.webhookMaxAttempts must be at least 1") }
+        // The customer and admin API is open on loopback only; anywhere else it needs a token.
+        if !["127.0.0.1", "::1", "localhost"].contains(host), (apiToken ?? "").isEmpty {
+            throw BackendConfigurationError("$.host \(host) is not loopback: set apiToken (--api-token) so /v1/* needs a bearer token")
+        }
     }
 }
 

@@ -49,6 +49,10 @@ import Testing
             try load(#"{"apps": [{"bundleId": "a", "environments": ["Sandbox"]}], "webhooks": [{"url": "ftp://x", "secret": "s"}]}"#).validate()
         }
         #expect(throws: BackendConfigurationError.self) { try BackendConfiguration().validate() }
+        // Off loopback, the customer and admin API needs a token.
+        let app = #"{"bundleId": "a", "environments": ["Sandbox"]}"#
+        #expect(throws: BackendConfigurationError.self) { try load(#"{"host": "0.0.0.0", "apps": [\#(app)]}"#).validate() }
+        try load(#"{"host": "0.0.0.0", "apiToken": "t", "apps": [\#(app)]}"#).validate()
     }
 
     @Test func theShippedAppleRootIsTheOneApplePublishes() throws {
