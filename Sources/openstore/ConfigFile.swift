@@ -64,7 +64,7 @@ struct ConfigFile: Equatable {
         } catch {
             throw ConfigError("\(name) is not valid JSON: \(error.localizedDescription)")
         }
-        var reader = Reader(name: name)
+        let reader = Reader(name: name)
         let top = try reader.object(root, at: "", keys: topKeys)
         var config = ConfigFile()
         config.host = try reader.string(top["host"], at: "host")
