@@ -50,6 +50,7 @@ public struct StoreHTTPServer: Sendable {
         NotificationAdminRoutes(store: store, token: adminToken).register(on: router)
         DeviceRefundRoutes(store: store).register(on: router)
         TransactionUpdateRoutes(store: store).register(on: router)
+        VerifyReceiptRoutes(store: store, token: adminToken).register(on: router)
         StartPage(store: store).register(on: router)
         StorePageRoutes(store: store, pages: storePages).register(on: router)
         ManageRoutes(store: store, token: adminToken).register(on: router)

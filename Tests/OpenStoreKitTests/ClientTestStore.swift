@@ -33,6 +33,8 @@ let clientCatalogJSON = """
 /// two demo apps and the test app, in a temporary folder removed when it stops.
 final class ClientTestStore: Sendable {
     static let bundle = "com.example.openstorekit"
+    /// The same catalog as `bundle`, in the Production environment.
+    static let production = "com.example.openstorekit.live"
     static let foodTruck = DemoCatalogs.foodTruckBundleID
     static let backyardBirds = DemoCatalogs.backyardBirdsBundleID
 
@@ -58,6 +60,7 @@ final class ClientTestStore: Sendable {
         foodTruck.applicationVersion = "8.2"
         return [
             try StoreApp(bundleId: bundle, appAppleId: 55, environment: .sandbox, name: "Client", catalogJSON: clientCatalogJSON),
+            try StoreApp(bundleId: production, appAppleId: 56, environment: .production, name: "Client (App Store)", catalogJSON: clientCatalogJSON),
             try StoreApp(bundleId: Self.backyardBirds, appAppleId: 1_640_000_001, environment: .sandbox, name: "Backyard Birds",
                          catalogJSON: DemoCatalogs.backyardBirds),
             foodTruck,
@@ -111,7 +114,7 @@ final class ClientTestStore: Sendable {
         _ = try? await task.value
         await store.shutdown()
         try? await http.shutdown()
-        await store.database.close()
+        await store.close()
         try? FileManager.default.removeItem(at: folder)
     }
 
