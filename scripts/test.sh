@@ -10,6 +10,7 @@
 #   SKIP_SWIFT_TEST=1   skip `swift test` (build still runs; handy while iterating on compat/)
 #   SKIP_COMPAT=1       skip the compatibility suite
 #   SKIP_BROWSER=1      skip the browser suite (headless Chromium against the web store pages)
+#   SKIP_RELIABILITY=1  skip the reliability suite (scripts/reliability.sh at CI size)
 #   PYTEST_ARGS="..."   extra arguments for pytest (e.g. "-k purchase -x")
 #   SKIP_POSTGRES=1     no PostgreSQL cluster: storage tests and compat run on SQLite only
 #   OPENSTORE_BIN       binary under test (default: .build/debug/openstore)
@@ -189,6 +190,19 @@ fi
 if [[ "${RELEASE_CHECK:-0}" == "1" ]]; then
   banner "release: static binary (scripts/release.sh)"
   scripts/release.sh
+fi
+
+# ---------------------------------------------------------------------------------------------
+# Reliability and security suite (issue 15) at CI size: auth matrix, races, hostile input, kill -9
+# crash cycles, a full and a read-only disk (a tmpfs mount as root), schemathesis against
+# /openapi.json, .storekit fuzzing, a short soak. One line per check; docs/reliability.md.
+#   SKIP_RELIABILITY=1    skip this stage
+if [[ "${SKIP_RELIABILITY:-0}" != "1" ]]; then
+  banner "reliability: scripts/reliability.sh (CI size)"
+  make_venv "$VENV" "$REQUIREMENTS" 'import appstoreserverlibrary, pytest, requests, schemathesis'
+  OPENSTORE_BIN="${OPENSTORE_BIN:-$(swift build --show-bin-path)/openstore}" scripts/reliability.sh
+else
+  banner "reliability (skipped: SKIP_RELIABILITY=1)"
 fi
 
 # ---------------------------------------------------------------------------------------------

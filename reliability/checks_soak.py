@@ -1,0 +1,127 @@
+"""Load held: first the peak purchase rate this client reaches in this run, then a soak at 70 %
+of it mixed with history reads and notification deliveries. Reported: p99 per window, RSS and
+open file descriptors at the start and end, errors."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from typing import Dict, List
+
+import requests
+
+from harness import BUNDLE, COINS, WEEKLY, Size, Workspace, expect, percentile, set_notification_url
+from notification_receiver import Receiver
+
+THREADS = 8
+
+
+def run(size: Size):
+    duration = size.pick(30, 600)
+    window = size.pick(10, 60)
+    receiver = Receiver()
+    try:
+        with Workspace("soak") as ws:
+            store = ws.server("soak").start()
+            set_notification_url(store, "default", BUNDLE, receiver.url)
+            peak = peak_rate(store, seconds=size.pick(6, 20))
+            target = 0.7 * peak
+            rss0, fds0 = store.rss_kb(), store.open_fds()
+            lock = threading.Lock()
+            samples: List[tuple] = []   # (seconds since start, latency ms, kind)
+            errors: List[str] = []
+            started = time.monotonic()
+            end = started + duration
+            interval = THREADS / target  # each thread paces itself
+
+            def worker(i: int) -> None:
+                session = requests.Session()
+                customers: List[str] = []
+                next_at = time.monotonic() + i * interval / THREADS
+                n = 0
+                while time.monotonic() < end:
+                    now = time.monotonic()
+                    if now < next_at:
+                        time.sleep(next_at - now)
+                    next_at += interval
+                    n += 1
+                    customer = f"soak-{i}-{uuid.uuid4().hex[:8]}"
+                    product = WEEKLY if n % 5 == 0 else COINS
+                    t0 = time.monotonic()
+                    try:
+                        r = session.post(f"{store.base_url}/storekit/v1/apps/{BUNDLE}/purchases",
+                                         json={"productId": product, "customer": customer}, timeout=30)
+                        ok = r.status_code == 200
+                    except requests.RequestException as e:
+                        ok, r = False, e
+                    t1 = time.monotonic()
+                    with lock:
+                        samples.append((t0 - started, (t1 - t0) * 1000, "purchase"))
+                        if not ok:
+                            errors.append(f"purchase: {getattr(r, 'status_code', r)}")
+                    customers.append(customer)
+                    if n % 3 == 0 and customers:  # a history read beside every third purchase
+                        who = customers[n % len(customers)]
+                        t0 = time.monotonic()
+                        try:
+                            r = session.get(f"{store.base_url}/storekit/v1/apps/{BUNDLE}/customers/{who}/transactions", timeout=30)
+                            ok = r.status_code == 200
+                        except requests.RequestException as e:
+                            ok, r = False, e
+                        with lock:
+                            samples.append((t0 - started, (time.monotonic() - t0) * 1000, "history"))
+                            if not ok:
+                                errors.append(f"history: {getattr(r, 'status_code', r)}")
+
+            with ThreadPoolExecutor(max_workers=THREADS) as pool:
+                list(pool.map(worker, range(THREADS)))
+            elapsed = time.monotonic() - started
+            # Deliveries: every notification emitted during the soak reaches the receiver.
+            listed = store.get("/admin/v1/worlds/default/notifications?limit=10000").json()["notifications"]
+            deadline = time.monotonic() + 60
+            while len(receiver.signed_payloads()) < len(listed) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            delivered = len(receiver.signed_payloads())
+            rss1, fds1 = store.rss_kb(), store.open_fds()
+            store.stop()
+            purchases = [s for s in samples if s[2] == "purchase"]
+            windows = []
+            for w in range(0, int(elapsed), window):
+                lat = [s[1] for s in samples if w <= s[0] < w + window]
+                if lat:
+                    windows.append(f"{percentile(lat, 99):.0f}")
+            expect(not errors, f"{len(errors)} errors during the soak, e.g. {errors[:5]}")
+            expect(delivered >= len(listed), f"{len(listed) - delivered} of {len(listed)} notifications undelivered after the soak")
+            expect(fds1 <= fds0 + 16, f"open file descriptors grew from {fds0} to {fds1}")
+            growth = (rss1 - rss0) / rss0 * 100
+            if size.full:
+                expect(growth <= 10, f"RSS grew {growth:.0f} % ({rss0 // 1024} → {rss1 // 1024} MB)")
+            yield (f"soak: {elapsed:.0f} s at 70 % of the peak purchase rate ({target:.0f}/s of {peak:.0f}/s with {THREADS} "
+                   f"client threads), {len(purchases)} purchases, {len(samples) - len(purchases)} history reads, {delivered} "
+                   f"notifications delivered; p99 ms per {window} s: {' '.join(windows)}; RSS {rss0 // 1024} → {rss1 // 1024} MB "
+                   f"({growth:+.0f} %), fds {fds0} → {fds1}; 0 errors — promise: the store holds a steady load without "
+                   "slowing, leaking or failing")
+    finally:
+        receiver.stop()
+
+
+def peak_rate(store, seconds: float) -> float:
+    end = time.monotonic() + seconds
+    counts: Dict[int, int] = {}
+
+    def hammer(i: int) -> None:
+        session = requests.Session()
+        n = 0
+        while time.monotonic() < end:
+            r = session.post(f"{store.base_url}/storekit/v1/apps/{BUNDLE}/purchases",
+                             json={"productId": COINS, "customer": f"peak-{uuid.uuid4().hex[:8]}"}, timeout=30)
+            expect(r.status_code == 200, f"purchase at peak: {r.status_code}")
+            n += 1
+        counts[i] = n
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=THREADS) as pool:
+        list(pool.map(hammer, range(THREADS)))
+    return sum(counts.values()) / (time.monotonic() - started)
