@@ -23,7 +23,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", exact: "1.7.4"),
-        .package(url: "https://github.com/vapor/jwt-kit.git", exact: "5.8.0"),
         .package(url: "https://github.com/vapor/sql-kit.git", exact: "3.36.0"),
         .package(url: "https://github.com/vapor/sqlite-kit.git", exact: "4.5.2"),
         .package(url: "https://github.com/vapor/postgres-kit.git", exact: "2.17.0"),
@@ -48,7 +47,6 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
             .product(name: "SwiftASN1", package: "swift-asn1"),
-            .product(name: "JWTKit", package: "jwt-kit"),
         ], swiftSettings: strict),
         // Durable state: SQLite (WAL) or PostgreSQL behind one storage contract.
         .target(name: "StoreStorage", dependencies: [
@@ -68,7 +66,7 @@ let package = Package(
         ], swiftSettings: strict),
         // App Store Server Notifications V2: delivery from the outbox, retries on the world clock.
         .target(name: "StoreNotifications", dependencies: [
-            "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage",
+            "StoreEngine",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -104,7 +102,7 @@ let package = Package(
         .target(name: "StoreViews", dependencies: ["StoreModel", "StoreKitTypes"], swiftSettings: strict),
         // HTTP: device API, admin API, Server API. No business rules here.
         .target(name: "StoreServer", dependencies: [
-            "StoreEngine", "StoreModel", "StoreSigning", "StoreNotifications", "StoreViews", "StoreKitTypes",
+            "StoreEngine", "StoreModel", "StoreSigning", "StoreViews", "StoreKitTypes",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

@@ -9,7 +9,8 @@ import StoreStorage
 public final class AppStore: Sendable {
     public static let defaultWorld = "default"
 
-    public let database: StoreDatabase
+    /// The engine's storage; never handed above the engine (callers use `close()`).
+    let database: StoreDatabase
     public let authority: CertificateAuthority
     public let clock: any StoreClock
     let signer: JWSSigner
@@ -62,6 +63,12 @@ public final class AppStore: Sendable {
     /// Stops the worlds' schedulers; call before closing the database.
     public func shutdown() async {
         await worlds.stopAll()
+    }
+
+    /// Stops the schedulers and closes the database: the store is done.
+    public func close() async {
+        await shutdown()
+        await database.close()
     }
 
     public func app(_ bundleId: String) throws(StoreError) -> StoreApp {

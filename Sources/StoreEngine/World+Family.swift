@@ -78,15 +78,7 @@ extension World {
     /// purchase is what brings it). Loaded app transactions are in memory (see `ensureFamiliesLoaded`).
     func memberAppTransactionId(_ key: CustomerKey, in batch: inout WriteBatch) -> String {
         if let known = appTransactions[key] { return known.appTransactionId }
-        let now = nowMs()
-        let created = AppTransactionRecord(
-            world: id, bundleId: key.bundleId, customer: key.customer, appTransactionId: String(env.identifiers.nextId()),
-            applicationVersion: env.apps[key.bundleId]?.applicationVersion ?? "1.0",
-            originalApplicationVersion: env.apps[key.bundleId]?.applicationVersion ?? "1.0", originalPurchaseMs: now,
-            originalPlatform: PurchasePlatform.iOS.rawValue, createdMs: now)
-        appTransactions[key] = created
-        batch.appTransactions.append(created)
-        return created.appTransactionId
+        return newAppTransaction(key, in: &batch).appTransactionId
     }
 
     /// Shares a purchase the purchase path did not hand to the hook (a resubscription, an upgrade).

@@ -185,13 +185,9 @@ extension World {
         return WorldPurchase(status: .purchased, transaction: record, chain: chains[chain.originalTransactionId])
     }
 
-    /// When the first period under an offer ends: free trials and pay-up-front offers cover their
-    /// whole duration; a pay-as-you-go offer bills period by period.
+    /// When the first period under an offer ends, at this world's rate (`OfferPeriod`, the rule).
     func offerEnd(start: Int64, offer: CatalogOffer) -> Int64 {
-        switch offer.paymentMode {
-        case .freeTrial, .payUpFront: RenewalSchedule.end(of: offer.period, count: offer.periodCount, startingAt: start, rate: rate)
-        case .payAsYouGo: RenewalSchedule.end(of: offer.period, startingAt: start, rate: rate)
-        }
+        OfferPeriod.end(startingAt: start, offer: offer, rate: rate)
     }
 }
 

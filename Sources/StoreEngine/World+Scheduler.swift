@@ -204,16 +204,10 @@ extension World {
              transactionId: chain.latestTransactionId, atMs: dueMs, in: &batch)
     }
 
-    /// The next thing to happen in billing retry: a retry attempt, the grace period's end, or the
-    /// end of retrying, whichever comes first. Attempts repeat every 1/60 of the retry period
-    /// (daily in real time); Apple does not publish its cadence.
+    /// Schedules the next billing-retry event (`BillingRetry.nextEvent`, the rule).
     func scheduleBillingEvent(_ chain: inout SubscriptionChain, after nowMs: Int64, period: SubscriptionPeriod) {
-        let step = max(RenewalSchedule.billingRetryMs(for: period, rate: rate) / 60, 1)
-        var candidates: [(SubscriptionChain.NextEvent, Int64)] = [(.retryAttempt, nowMs + step)]
-        if chain.state == .gracePeriod, let grace = chain.gracePeriodExpiresMs { candidates.append((.gracePeriodEnd, grace)) }
-        if let end = chain.billingRetryEndsMs { candidates.append((.billingRetryEnd, end)) }
-        let next = candidates.min { $0.1 < $1.1 }!
-        chain.schedule(next.0, at: next.1)
+        let next = BillingRetry.nextEvent(of: chain, after: nowMs, period: period, rate: rate)
+        chain.schedule(next.event, at: next.atMs)
     }
 
     /// A retry attempt succeeds once billing works again (the switch is off).
@@ -228,10 +222,9 @@ extension World {
         try recover(chain, app: app, at: dueMs, in: &batch)
     }
 
-    /// Billing recovered: within the grace period the renewal date stays as it was; after it, a
-    /// new period starts on the recovery date (Apple's billing-grace-period rules).
+    /// Billing recovered: the next period starts where `BillingRetry.recoveredPeriodStartMs` says.
     func recover(_ chain: SubscriptionChain, app: StoreApp, at nowMs: Int64, in batch: inout WriteBatch) throws {
-        let start = chain.state == .gracePeriod ? chain.expiresMs : nowMs
+        let start = BillingRetry.recoveredPeriodStartMs(of: chain, recoveredAt: nowMs)
         try renew(chain, app: app, periodStartMs: start, chargedMs: nowMs, recovery: true, in: &batch)
     }
 

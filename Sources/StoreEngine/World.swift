@@ -125,11 +125,16 @@ actor World {
             appTransactions[key] = stored
             return stored
         }
+        return newAppTransaction(key, in: &batch)
+    }
+
+    /// The customer's first copy of the app, made now (the current version is the original one).
+    func newAppTransaction(_ key: CustomerKey, in batch: inout WriteBatch) -> AppTransactionRecord {
         let now = nowMs()
+        let version = env.apps[key.bundleId]?.applicationVersion ?? "1.0"
         let created = AppTransactionRecord(
             world: id, bundleId: key.bundleId, customer: key.customer, appTransactionId: String(env.identifiers.nextId()),
-            applicationVersion: env.apps[key.bundleId]?.applicationVersion ?? "1.0",
-            originalApplicationVersion: env.apps[key.bundleId]?.applicationVersion ?? "1.0", originalPurchaseMs: now,
+            applicationVersion: version, originalApplicationVersion: version, originalPurchaseMs: now,
             originalPlatform: PurchasePlatform.iOS.rawValue, createdMs: now)
         appTransactions[key] = created
         batch.appTransactions.append(created)

@@ -113,15 +113,6 @@ struct DeviceRoutes {
         var billingPlanType: String?
     }
 
-    struct PurchaseResponse: Encodable {
-        var status: String
-        var signedTransaction: String?
-        var transaction: TransactionPayload?
-        var signedRenewalInfo: String?
-        var renewalInfo: RenewalInfoPayload?
-        var pendingId: String?
-    }
-
     func purchase(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
 
         let body = try await request.decodeJSON(PurchaseBody.self)
@@ -140,22 +131,7 @@ struct DeviceRoutes {
         if try await store.simulatesVerificationFailure(world: try context.world()) {
             answer.transaction?.jws = VerificationFault.apply(outcome.transaction?.jws ?? "", true)
         }
-        return Self.purchaseResponse(answer)
-    }
-
-    /// Purchases are the hot path: the answer is written with `JSONWriter` (same fields as
-    /// `PurchaseResponse`), not `JSONEncoder`, which costs more than the signature on Linux.
-    static func purchaseResponse(_ outcome: PurchaseOutcome) -> Response {
-        var json = JSONWriter(capacity: 8192)
-        json.beginObject()
-        json.field("status", outcome.status)
-        json.field("signedTransaction", outcome.transaction?.jws)
-        if let transaction = outcome.transaction { json.raw("transaction", transaction.payload.jsonBytes) }
-        json.field("signedRenewalInfo", outcome.renewalInfo?.jws)
-        if let renewal = outcome.renewalInfo { json.raw("renewalInfo", renewal.payload.jsonBytes) }
-        json.field("pendingId", outcome.pendingId)
-        json.endObject()
-        return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: json.bytes)))
+        return PurchaseAnswer.response(answer)
     }
 
     func transactions(_ context: BasicRequestContext, scope: TransactionScope) async throws -> Response {

@@ -34,13 +34,11 @@ struct OfferRoutes {
 
     struct RedeemBody: Decodable { var code: String }
 
-    /// The answer of a purchase (see `DeviceRoutes.PurchaseResponse`).
+    /// The answer of a purchase (`PurchaseAnswer`).
     func redeem(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(RedeemBody.self)
         let outcome = try await store.redeemOfferCode(
             body.code, bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), world: try context.world())
-        return try JSONResponse.ok(DeviceRoutes.PurchaseResponse(
-            status: outcome.status, signedTransaction: outcome.transaction?.jws, transaction: outcome.transaction?.payload,
-            signedRenewalInfo: outcome.renewalInfo?.jws, renewalInfo: outcome.renewalInfo?.payload, pendingId: outcome.pendingId))
+        return PurchaseAnswer.response(outcome)
     }
 }

@@ -80,7 +80,7 @@ import Testing
         _ = try await first.joinFamily(customer: "kid", group: "g")
         let book = try #require(try await first.purchase(offerPurchase("o.book", "parent"), offer: nil).transaction?.payload)
         await first.shutdown()
-        await first.database.close()
+        await first.close()
 
         let second = try await makeStore(path: path, clock: clock, apps: [
             try StoreApp(bundleId: offerBundle, appAppleId: 77, environment: .sandbox, name: "Offers", catalogJSON: offerCatalogJSON),

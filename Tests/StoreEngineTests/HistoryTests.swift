@@ -50,7 +50,7 @@ import Testing
         let a = try await first.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction!.payload
         let root = first.authority.rootDER
         await first.shutdown()
-        await first.database.close()
+        await first.close()
 
         let second = try await makeStore(path: path)
         #expect(second.authority.rootDER == root)

@@ -161,7 +161,7 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
         let first = try await makeStore(path: path, clock: clock)
         let bought = try #require(try await first.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "zoe")).transaction?.payload)
         await first.shutdown()
-        await first.database.close()
+        await first.close()
 
         clock.advance(Double(7 * day + 40 * day) / 1000)   // the store is down for the trial and 40 days
         let second = try await makeStore(path: path, clock: clock)

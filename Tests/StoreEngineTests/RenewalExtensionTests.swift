@@ -1,5 +1,5 @@
 import Foundation
-import StoreEngine
+@testable import StoreEngine
 import StoreModel
 import StoreTestSupport
 import Testing

@@ -221,7 +221,7 @@ struct NotificationDeliveryTests {
         _ = try await store.setNotificationURL("http://127.0.0.1:9/none", bundleId: notificationBundle, environment: "Production")
         _ = try await buy(store, "test.seeds", "late")
         await store.shutdown()
-        await store.database.close()
+        await store.close()
 
         let reopened = try await makeNotificationStore(environment: .production, path: path)
         let receiver = try await TestReceiver.start()

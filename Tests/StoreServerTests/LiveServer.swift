@@ -51,7 +51,7 @@ final class LiveServer: Sendable {
         task.cancel()
         _ = try? await task.value
         try? await client.shutdown()
-        await store.database.close()
+        await store.close()
     }
 
     struct Answer {

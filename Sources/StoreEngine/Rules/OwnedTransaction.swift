@@ -28,15 +28,3 @@ public struct OwnedTransaction: Sendable, Equatable {
         self.finished = finished
     }
 }
-
-import StoreStorage
-
-extension OwnedTransaction {
-    init?(record: TransactionRecord) {
-        guard let kind = ProductKind(rawValue: record.productKind) else { return nil }
-        self.init(
-            id: record.id, originalId: record.originalId, productId: record.productId, kind: kind,
-            groupId: record.groupId, purchaseMs: record.purchaseMs, expiresMs: record.expiresMs,
-            revokedMs: record.revokedMs, finished: record.finished)
-    }
-}

@@ -38,12 +38,6 @@ extension TransactionPayload {
         json.endObject()
     }
 
-    public var jsonBytes: [UInt8] {
-        var json = JSONWriter()
-        write(to: &json)
-        return json.bytes
-    }
-
     public init(json bytes: some Collection<UInt8>) throws {
         let o = try WireObject(bytes: Array(bytes))
         self.init(
@@ -98,12 +92,6 @@ extension RenewalInfoPayload {
         commitmentInfo?.write(to: &json)
         json.endObject()
     }
-
-    public var jsonBytes: [UInt8] {
-        var json = JSONWriter()
-        write(to: &json)
-        return json.bytes
-    }
 }
 
 extension AppTransactionPayload {
@@ -126,10 +114,21 @@ extension AppTransactionPayload {
         json.field("signedDate", signedDate)
         json.endObject()
     }
+}
 
+/// A wire payload that writes itself with `JSONWriter`; its bytes are what the store signs.
+public protocol JSONWritable {
+    func write(to json: inout JSONWriter)
+}
+
+extension JSONWritable {
     public var jsonBytes: [UInt8] {
         var json = JSONWriter()
         write(to: &json)
         return json.bytes
     }
 }
+
+extension TransactionPayload: JSONWritable {}
+extension RenewalInfoPayload: JSONWritable {}
+extension AppTransactionPayload: JSONWritable {}

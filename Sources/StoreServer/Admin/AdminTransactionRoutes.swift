@@ -21,7 +21,7 @@ struct AdminTransactionRoutes {
         }
         world.post("transactions/:transactionId/renew") { _, context in
             let outcome = try await store.forceRenewal(transactionId: try context.pathValue("transactionId"), world: try context.pathValue("world"))
-            return try JSONResponse.ok(AdminView.Outcome(outcome))
+            return PurchaseAnswer.response(outcome)
         }
         world.post("transactions/:transactionId/auto-renew") { request, context in
             let enabled = try await request.decodeJSON(AdminBody.AutoRenew.self).enabled
@@ -31,7 +31,7 @@ struct AdminTransactionRoutes {
         }
         world.post("transactions/:transactionId/resolve-issue") { _, context in
             let outcome = try await store.resolveIssue(try context.pathValue("transactionId"), world: try context.pathValue("world"))
-            return try JSONResponse.ok(AdminView.Outcome(outcome))
+            return PurchaseAnswer.response(outcome)
         }
 
         world.get("pending-purchases") { _, context in
@@ -42,7 +42,7 @@ struct AdminTransactionRoutes {
             guard let outcome = try await store.answerAskToBuy(id, approve: true, world: try context.pathValue("world")) else {
                 throw StoreError.invalidAction("Ask to Buy request \(id) was not approved")
             }
-            return try JSONResponse.ok(AdminView.Outcome(outcome))
+            return PurchaseAnswer.response(outcome)
         }
         world.post("pending-purchases/:pendingId/decline") { _, context in
             let id = try context.pathValue("pendingId")

@@ -83,25 +83,6 @@ enum AdminView {
 
     struct SimulatedErrors: Encodable { var simulatedErrors: [SimulatedError] }
 
-    /// A purchase-like result: a forced renewal, a resolved issue, an approved Ask to Buy.
-    struct Outcome: Encodable {
-        var status: String
-        var signedTransaction: String?
-        var transaction: TransactionPayload?
-        var signedRenewalInfo: String?
-        var renewalInfo: RenewalInfoPayload?
-        var pendingId: String?
-
-        init(_ outcome: PurchaseOutcome) {
-            status = outcome.status
-            signedTransaction = outcome.transaction?.jws
-            transaction = outcome.transaction?.payload
-            signedRenewalInfo = outcome.renewalInfo?.jws
-            renewalInfo = outcome.renewalInfo?.payload
-            pendingId = outcome.pendingId
-        }
-    }
-
     struct Declined: Encodable { var status = "declined"; var pendingId: String }
 
     struct TransactionAnswer: Encodable {
