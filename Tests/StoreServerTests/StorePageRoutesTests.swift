@@ -92,17 +92,9 @@ struct CustomBuyStyle: ProductViewStyle {
 
     /// A live store with the test pages, and a client that does not follow redirects.
     func withServer(_ body: (LiveServer, HTTPClient) async throws -> Void) async throws {
-        let server = try await LiveServer.start(apps: [
+        try await withStorePages([
             try StoreApp(bundleId: Self.bundle, appAppleId: 44, environment: .sandbox, name: "Pages", catalogJSON: storePagesCatalogJSON),
-        ], storePages: Self.pages)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
-        do { try await body(server, client) } catch {
-            try? await client.shutdown()
-            await server.stop()
-            throw error
-        }
-        try await client.shutdown()
-        await server.stop()
+        ], Self.pages, body)
     }
 
     func send(_ client: HTTPClient, _ server: LiveServer, _ method: HTTPMethod, _ path: String, form: String? = nil,

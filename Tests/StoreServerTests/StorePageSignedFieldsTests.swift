@@ -68,14 +68,9 @@ struct SubscriberFieldsPage: View {
     ]
 
     func withServer(_ body: (LiveServer) async throws -> Void) async throws {
-        let server = try await LiveServer.start(apps: [
+        try await withStorePages([
             try StoreApp(bundleId: Self.bundle, appAppleId: 45, environment: .sandbox, name: "Fields", catalogJSON: storePagesCatalogJSON),
-        ], storePages: Self.pages)
-        do { try await body(server) } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        ], Self.pages) { server, _ in try await body(server) }
     }
 
     func page(_ server: LiveServer) async throws -> String {

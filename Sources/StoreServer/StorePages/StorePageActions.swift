@@ -61,8 +61,12 @@ struct StorePageActions {
         var deferredProductId: String?
         var interrupted = false
         do {
+            // The win-back offer the button showed is asked for, as `.winBackOffer(_:)` would; the
+            // engine checks eligibility again. An intro offer the engine applies by itself.
+            let winBack = intent.offer.flatMap { $0.type == .winBack ? $0.id : nil }
             let outcome = try await store.purchase(
-                PurchaseRequest(world: world, bundleId: bundleId, productId: product.id, customer: customer), offer: nil)
+                PurchaseRequest(world: world, bundleId: bundleId, productId: product.id, customer: customer),
+                offer: winBack.map { .winBack(offerId: $0) })
             let verified = !(try await store.simulatesVerificationFailure(world: world))
             if outcome.status == "purchased", let signed = outcome.transaction {
                 result = .success(.success(StoreSnapshotLoader.transaction(signed, verified)))

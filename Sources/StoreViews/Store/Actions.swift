@@ -3,8 +3,19 @@ import StoreKitTypes
 /// A purchase a page asked for: the product, and the hooks in effect where it was asked.
 public struct PurchaseIntent {
     public let productID: String
+    /// The offer the button showed, which the purchase applies (a win-back offer is asked for
+    /// explicitly, as `Product.PurchaseOption.winBackOffer(_:)`; an intro offer the store applies).
+    public let offer: Product.SubscriptionOffer?
     public let onStart: ((Product) async -> Void)?
     public let onCompletion: ((Product, Result<Product.PurchaseResult, any Error>) async -> Void)?
+
+    public init(productID: String, offer: Product.SubscriptionOffer? = nil, onStart: ((Product) async -> Void)?,
+                onCompletion: ((Product, Result<Product.PurchaseResult, any Error>) async -> Void)?) {
+        self.productID = productID
+        self.offer = offer
+        self.onStart = onStart
+        self.onCompletion = onCompletion
+    }
 }
 
 /// What pressing a button on a page means, once the page is rendered again on the server.

@@ -80,4 +80,14 @@ public struct StoreSnapshot: Sendable {
     public func isEligibleForIntroOffer(group: String) -> Bool {
         introOfferEligibleGroups.contains(group)
     }
+
+    /// The product's win-back offers the customer may redeem, best first: those its group's
+    /// renewal info lists in `eligibleWinBackOfferIDs` ("sorted with the best offers first";
+    /// the App Store lists them only for a churned subscription, never in grace or billing retry).
+    public func eligibleWinBackOffers(for product: Product) -> [Product.SubscriptionOffer] {
+        guard let info = product.subscription else { return [] }
+        let eligible = (subscriptionStatuses[info.subscriptionGroupID] ?? [])
+            .lazy.map(\.renewalInfo.unsafePayloadValue.eligibleWinBackOfferIDs).first { !$0.isEmpty } ?? []
+        return eligible.compactMap { id in info.winBackOffers.first { $0.id == id } }
+    }
 }

@@ -27,7 +27,7 @@ public struct SubscriptionStoreButtonLabel: Hashable, Sendable {
     /// back to the plan's name, as Apple documents.
     func lines(for option: SubscriptionStoreControlStyleConfiguration.Option, manyButtons: Bool) -> (lines: [String], spoken: String) {
         let product = option.subscription
-        let offer = option.eligibleIntroOffer
+        let offer = option.activeOffer
         let verb = offer?.paymentMode == .freeTrial ? "Try It Free" : (offer != nil ? "Start Offer" : "Subscribe")
         let period = product.subscription.map { PriceText.shortPeriod($0.subscriptionPeriod) } ?? ""
         var price = product.displayPrice + period

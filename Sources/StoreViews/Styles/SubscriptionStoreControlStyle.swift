@@ -15,8 +15,12 @@ public struct SubscriptionStoreControlStyleConfiguration {
         public let subscription: Product
         public let relationship: Product.SubscriptionRelationship?
         public let isCurrent: Bool
-        /// The intro offer StoreKit would apply to this customer now.
-        public let eligibleIntroOffer: Product.SubscriptionOffer?
+        /// The offer the customer is eligible for and that a purchase of this option applies
+        /// (iOS 18's `Option.activeOffer`): `preferredSubscriptionOffer`'s choice, else the best
+        /// eligible win-back offer, else the eligible intro offer. Show its terms with the option.
+        public let activeOffer: Product.SubscriptionOffer?
+        /// The active offer when it is the intro offer (the name this type used before iOS 18's).
+        public var eligibleIntroOffer: Product.SubscriptionOffer? { activeOffer?.type == .introductory ? activeOffer : nil }
         public var id: String { subscription.id }
         public var displayName: String { subscription.displayName }
         public var displayPrice: String { subscription.displayPrice }

@@ -27,7 +27,8 @@ enum SubscriptionControls {
         // The current plan is registered too: a page drawn before the purchase may still post it,
         // and the store's own refusal ("already subscribed") is the clearest answer.
         let submit = session.actions.registerPicker(options.map {
-            PurchaseIntent(productID: $0.id, onStart: environment.onInAppPurchaseStart, onCompletion: environment.onInAppPurchaseCompletion)
+            PurchaseIntent(productID: $0.id, offer: $0.activeOffer, onStart: environment.onInAppPurchaseStart,
+                           onCompletion: environment.onInAppPurchaseCompletion)
         })
         let selectable = options.filter { !$0.isCurrent }
         let selected = selectable.first { $0.id == configuration.autoRenewPreference?.id && !$0.isCurrent } ?? selectable.first
@@ -78,8 +79,10 @@ enum SubscriptionControls {
         html.speakable("span", class: "sk-plan-price", visual: product.displayPrice + PriceText.shortPeriod(info.subscriptionPeriod),
                        spoken: PriceText.spoken(product))
         monthlyEquivalent(product, tag: "span", html)
-        if let offer = option.eligibleIntroOffer {
-            html.element("span", [("class", "sk-plan-offer")], text: PriceText.offer(offer))
+        if let offer = option.activeOffer {
+            // Offers other than the intro offer say which they are (`winBack`, `promotional`).
+            html.element("span", [("class", "sk-plan-offer"), ("data-offer-type", offer.type == .introductory ? nil : offer.type.rawValue)],
+                         text: PriceText.offer(offer))
         }
     }
 
@@ -97,7 +100,7 @@ enum SubscriptionControls {
             html.close("div")
             return
         }
-        let intent = PurchaseIntent(productID: product.id, onStart: context.environment.onInAppPurchaseStart,
+        let intent = PurchaseIntent(productID: product.id, offer: option.activeOffer, onStart: context.environment.onInAppPurchaseStart,
                                     onCompletion: context.environment.onInAppPurchaseCompletion)
         let action = context.session.actions.registerPurchase(intent)
         let (lines, spoken) = label.lines(for: option, manyButtons: manyButtons)

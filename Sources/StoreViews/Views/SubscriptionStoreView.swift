@@ -59,7 +59,7 @@ public struct SubscriptionStoreView<Content: View>: PrimitiveView {
                 guard visibleRelationships.contains(relationship!) else { return nil }
             }
             return .init(subscription: product, relationship: relationship, isCurrent: relationship == .current,
-                         eligibleIntroOffer: offer(for: product, context))
+                         activeOffer: offer(for: product, context))
         }
         let preference = active?.renewalInfo.unsafePayloadValue.autoRenewPreference.flatMap { store.product($0) }
         return SubscriptionStoreControlStyleConfiguration(
@@ -67,14 +67,8 @@ public struct SubscriptionStoreView<Content: View>: PrimitiveView {
             autoRenewPreference: preference, descriptionVisibility: context.environment.productDescriptionVisibility)
     }
 
-    /// The offer shown and applied: `preferredSubscriptionOffer`'s choice among eligible offers,
-    /// else the intro offer when the customer is eligible.
     func offer(for product: Product, _ context: RenderContext) -> Product.SubscriptionOffer? {
-        let intro = PriceText.eligibleIntroOffer(product, store: context.store)
-        if let choose = context.environment.preferredSubscriptionOffer, let info = product.subscription {
-            return choose(product, info, intro.map { [$0] } ?? []) ?? intro
-        }
-        return intro
+        ActiveOffer.choose(for: product, context)
     }
 
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
@@ -168,7 +162,8 @@ public struct AutomaticSubscriptionStoreMarketingContent: PrimitiveView {
 
 extension View {
     /// Chooses the offer a subscription store shows and applies, among those the customer is
-    /// eligible for; returning nil falls back to the intro offer.
+    /// eligible for (win-back offers best first, then the intro offer); returning nil falls back
+    /// to the intro offer, as Apple documents.
     public func preferredSubscriptionOffer(
         _ offer: @escaping (Product, Product.SubscriptionInfo, [Product.SubscriptionOffer]) -> Product.SubscriptionOffer?
     ) -> EnvironmentWriter<Self> {
