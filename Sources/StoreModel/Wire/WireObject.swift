@@ -43,7 +43,11 @@ public struct WireObject: Sendable {
     public func int64(_ key: String) -> Int64? {
         guard case .number(let text)? = self[key] else { return nil }
         // "1e3" is 1000; a fraction, or a number beyond 64 bits, is no integer (and must not trap).
-        return Int64(text) ?? Double(text).flatMap { Int64(exactly: $0) }
+        if let exact = Int64(text) { return exact }
+        // Only a fraction or exponent form may name a whole number (`1e3`): digits that do not fit
+        // Int64 must not round through Double onto its edge (-9223372036854775809 → Int64.min).
+        guard text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else { return nil }
+        return Double(text).flatMap { Int64(exactly: $0) }
     }
 
     public func int(_ key: String) -> Int? { int64(key).map { Int($0) } }
