@@ -43,7 +43,7 @@ class Scenario:
     def __init__(self, tmp: Path):
         self.tmp = tmp
         self.token = f"admin-{uuid.uuid4().hex}"
-        self.shared_secret = f"shared-{uuid.uuid4().hex}"
+        self.shared_secret = uuid.uuid4().hex  # Apple's form: 32 hex digits
         self.url_key = f"urlkey-{uuid.uuid4().hex}"
         self.receiver = Receiver()
         self.customer = f"obs-{uuid.uuid4().hex[:8]}"
@@ -93,9 +93,21 @@ class Scenario:
         self.call("GET", "/healthz", headers={"X-Request-ID": "client-chosen-id-42"})
         self.call("GET", "/storekit/v1/apps/no.such.app/products")
         self.server_api(lifetime)
+        self.verify_receipt()
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and self.sample("openstore_notification_attempts_total", result="SOCKET_ISSUE") < 2:
             time.sleep(0.1)
+
+    def verify_receipt(self) -> None:
+        """The config file's sharedSecret, tried right and wrong on /sandbox/verifyReceipt."""
+        r = self.call("GET", f"/storekit/v1/apps/{BUNDLE}/customers/{self.customer}/receipt")
+        assert r.status_code == 200, r.text
+        receipt = r.json()["receiptData"]
+        self.verify_receipt_statuses = {}
+        for name, password in [("right", self.shared_secret), ("wrong", "0" * 32)]:
+            answer = self.call("POST", "/sandbox/verifyReceipt", json={"receipt-data": receipt, "password": password})
+            assert answer.status_code == 200, answer.text
+            self.verify_receipt_statuses[name] = answer.json()["status"]
 
     def server_api(self, transaction_id: str) -> None:
         out = self.tmp / "AuthKey.p8"
@@ -213,3 +225,9 @@ def test_the_grafana_dashboard_asks_only_for_metrics_the_store_exports(scenario)
     assert len(asked) >= 10
     exported = set(re.findall(r"^(openstore_[a-z_]+)", scenario.metrics_text, re.M))
     assert asked <= exported, sorted(asked - exported)
+
+
+def test_the_config_files_shared_secret_guards_verify_receipt(scenario):
+    """`sharedSecret` in openstore.json is the app's verifyReceipt password (docs/configuration.md):
+    the right one reads the receipt (status 0), a wrong one is Apple's 21004."""
+    assert scenario.verify_receipt_statuses == {"right": 0, "wrong": 21004}

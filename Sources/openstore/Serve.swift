@@ -76,6 +76,7 @@ struct Serve: AsyncParsableCommand {
             for (environment, url) in [("Production", app.productionNotificationURL), ("Sandbox", app.sandboxNotificationURL)] {
                 if let url { _ = try await store.setNotificationURL(url, bundleId: app.bundleId, environment: environment) }
             }
+            if let secret = app.sharedSecret { try await store.setSharedSecret(secret, bundleId: app.bundleId) }
         }
         var server = StoreHTTPServer(store: store, host: settings.host, port: settings.port, adminToken: settings.adminToken)
         server.usesLoggerLevel = true
