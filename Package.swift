@@ -132,7 +132,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
-        .testTarget(name: "StoreModelTests", dependencies: ["StoreModel"], resources: [.copy("Fixtures")], swiftSettings: strict),
+        .testTarget(name: "StoreModelTests", dependencies: ["StoreModel", "StoreTestSupport"], resources: [.copy("Fixtures")], swiftSettings: strict),
         // Test helpers shared by test modules (a test clock, a small catalog, temporary folders that don't outlive their test).
         .target(name: "StoreTestSupport", dependencies: ["StoreEngine"], path: "Sources/StoreTestSupport", swiftSettings: strict),
         .testTarget(name: "StoreViewsTests", dependencies: ["StoreViews", "StoreKitTypes", "StoreModel"], swiftSettings: strict),
@@ -142,9 +142,9 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ], swiftSettings: strict),
-        .testTarget(name: "StoreSigningTests", dependencies: ["StoreSigning"], swiftSettings: strict),
+        .testTarget(name: "StoreSigningTests", dependencies: ["StoreSigning", "StoreTestSupport"], swiftSettings: strict),
         .testTarget(name: "SubscriptionBackendTests", dependencies: [
-            "SubscriptionBackend", "StoreModel", "StoreSigning",
+            "SubscriptionBackend", "StoreModel", "StoreSigning", "StoreTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ], swiftSettings: strict),

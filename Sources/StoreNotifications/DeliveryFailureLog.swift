@@ -14,17 +14,7 @@ extension NotificationDeliveryService {
             "send_attempt_result": .string(result.rawValue), "attempt": .stringConvertible(notification.attempt),
         ]
         if let transaction = notification.transactionId { metadata["transaction"] = .string(String(transaction)) }
-        metadata["url"] = .string(notification.url.map(Self.redacted) ?? "none")
+        metadata["url"] = .string(notification.url.map(NotificationURLText.redacted) ?? "none")
         logger.warning("notification delivery failed", metadata: metadata)
-    }
-
-    /// `scheme://host:port/path` of a URL: user, password, query and fragment left out.
-    static func redacted(_ url: String) -> String {
-        guard var parts = URLComponents(string: url) else { return "(unparseable URL)" }
-        parts.user = nil
-        parts.password = nil
-        parts.query = nil
-        parts.fragment = nil
-        return parts.string ?? "(unparseable URL)"
     }
 }

@@ -130,28 +130,6 @@ extension BasicRequestContext {
 
     /// `%XX` escapes decoded, any other `%` kept as it is (`50%off`); nil when the bytes are not UTF-8.
     static func percentDecoded(_ raw: String) -> String? {
-        var bytes: [UInt8] = []
-        let utf8 = Array(raw.utf8)
-        var index = 0
-        while index < utf8.count {
-            if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
-               let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2]) {
-                bytes.append(high << 4 | low)
-                index += 3
-            } else {
-                bytes.append(utf8[index])
-                index += 1
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        String(validating: FormEncoding.percentDecodedBytes(raw.utf8, plusIsSpace: false), as: UTF8.self)
     }
 }

@@ -61,7 +61,7 @@ public struct StoreHTTPServer: Sendable {
     public func run(logger: Logger = Logger(label: "openstore"), onReady: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         var quiet = logger
         if !usesLoggerLevel { quiet.logLevel = .warning }
-        quiet.handler = ShutdownNoiseFilter(inner: quiet.handler)
+        quiet.handler = ShutdownNoiseFilter.wrapping(quiet.handler)
         let app = Application(
             router: PeerRecordingRouter(makeRouter()),
             configuration: .init(address: .hostname(host, port: port), serverName: "OpenStoreKit"),

@@ -17,7 +17,7 @@ do {
     exit(2)
 }
 
-LoggingSystem.bootstrap(BenchLogHandler.init)
+LoggingSystem.bootstrap(BenchLogHandler.make)
 let machine = Machine.current()
 say("OpenStoreKit benchmark — \(ISO8601DateFormatter().string(from: Date()))")
 say("machine: \(machine.cores) cores (nproc), \(machine.cpuModel), \(machine.kernel), load average \(machine.loadAverage)")

@@ -178,15 +178,3 @@ struct DoctorReport {
         print("FAIL  \(text)")
     }
 }
-
-/// A notification URL fit to print: no user, password or query (which may hold a receiver's secret).
-enum NotificationURLText {
-    static func redacted(_ url: String) -> String {
-        guard var parts = URLComponents(string: url) else { return "(unparseable URL)" }
-        parts.user = nil
-        parts.password = nil
-        parts.query = nil
-        parts.fragment = nil
-        return parts.string ?? "(unparseable URL)"
-    }
-}

@@ -9,7 +9,7 @@ enum LogSetup {
             var handler: any LogHandler = format == .json
                 ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
             handler.logLevel = level
-            return QuietLibraries(inner: handler)
+            return QuietLibraries.wrapping(handler)
         }
     }
 }
@@ -17,29 +17,12 @@ enum LogSetup {
 /// Drops the web framework's and service lifecycle's own start/stop chatter below `warning`
 /// ("Server started", "Received signal", "Shutting down") unless the level is debug or trace:
 /// the store prints its own start line, and a stop is no news.
-struct QuietLibraries: LogHandler {
-    var inner: any LogHandler
+enum QuietLibraries {
     static let sources: Set<String> = ["Hummingbird", "HummingbirdCore", "ServiceLifecycle", "UnixSignals"]
 
-    var logLevel: Logger.Level {
-        get { inner.logLevel }
-        set { inner.logLevel = newValue }
-    }
-    var metadata: Logger.Metadata {
-        get { inner.metadata }
-        set { inner.metadata = newValue }
-    }
-    var metadataProvider: Logger.MetadataProvider? {
-        get { inner.metadataProvider }
-        set { inner.metadataProvider = newValue }
-    }
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { inner[metadataKey: key] }
-        set { inner[metadataKey: key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        if event.level < .warning && inner.logLevel > .debug && Self.sources.contains(event.source) { return }
-        inner.log(event: event)
+    static func wrapping(_ inner: any LogHandler) -> FilteredLogHandler {
+        FilteredLogHandler(inner: inner) { event, level in
+            event.level < .warning && level > .debug && sources.contains(event.source)
+        }
     }
 }

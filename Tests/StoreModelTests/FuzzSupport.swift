@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 @testable import StoreModel
 
 /// The seed of a fuzz run: OPENSTORE_FUZZ_SEED when set (to replay a failure), else a fresh one.
@@ -8,23 +9,6 @@ enum FuzzSeed {
         if let text = ProcessInfo.processInfo.environment["OPENSTORE_FUZZ_SEED"], let seed = UInt64(text) { return seed }
         var system = SystemRandomNumberGenerator()
         return system.next()
-    }
-}
-
-/// SplitMix64: small, fast, and the same sequence for the same seed on every platform.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -22,13 +22,19 @@ enum FormEncoding {
     /// space; `%XX` is the byte XX; a `%` not followed by two hex digits stays as it is; bytes that
     /// are not UTF-8 become U+FFFD. One bad escape does not leave the rest of the value undecoded.
     static func unescape(_ part: Substring) -> String {
-        let input = Array(part.utf8)
+        String(decoding: percentDecodedBytes(part.utf8, plusIsSpace: true), as: UTF8.self)
+    }
+
+    /// `%XX` as the byte XX, a `%` not followed by two hex digits kept as it is, and `+` as a space
+    /// when `plusIsSpace` (forms; never in paths). Shared by form values and path identifiers.
+    static func percentDecodedBytes(_ utf8: some Collection<UInt8>, plusIsSpace: Bool) -> [UInt8] {
+        let input = Array(utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(input.count)
         var index = 0
         while index < input.count {
             let byte = input[index]
-            if byte == UInt8(ascii: "+") {
+            if plusIsSpace, byte == UInt8(ascii: "+") {
                 bytes.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%"), index + 2 < input.count, let high = hexValue(input[index + 1]), let low = hexValue(input[index + 2]) {
                 bytes.append(high << 4 | low)
@@ -38,7 +44,7 @@ enum FormEncoding {
             }
             index += 1
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
