@@ -10,25 +10,45 @@ public struct CustomerMatch: Sendable, Equatable {
     public var matchedBy: String
 }
 
-/// A transaction's span of time, for timelines (no signature, no payload).
-public struct TransactionPeriod: Sendable, Equatable {
-    public var id: Int64
+/// A stretch of one subscription's history, for timelines: consecutive periods of one product,
+/// each renewing where the previous one ended (renewals, a grace-period recovery), none revoked;
+/// or one revoked period on its own. A gap between two runs is time without a period (billing
+/// retry that ended in a new period, a lapse before resubscribing); a product change starts a run.
+public struct SubscriptionRun: Sendable, Equatable {
     public var originalId: Int64
     public var productId: String
-    public var groupId: String?
-    public var purchaseMs: Int64
-    public var expiresMs: Int64?
+    /// How many transactions (periods) the run holds.
+    public var periods: Int
+    /// The run's first and last transaction IDs.
+    public var firstId: Int64
+    public var lastId: Int64
+    public var startMs: Int64
+    public var endMs: Int64
+    /// Set when the run is one revoked (refunded, revoked, upgraded-away) period.
     public var revokedMs: Int64?
+
+    public init(originalId: Int64, productId: String, periods: Int, firstId: Int64, lastId: Int64, startMs: Int64, endMs: Int64, revokedMs: Int64?) {
+        self.originalId = originalId
+        self.productId = productId
+        self.periods = periods
+        self.firstId = firstId
+        self.lastId = lastId
+        self.startMs = startMs
+        self.endMs = endMs
+        self.revokedMs = revokedMs
+    }
 }
 
-/// A page of one customer's transactions in one app, and every period of them.
+/// A page of one customer's transactions in one app, and their subscriptions' periods as runs.
 public struct CustomerHistory: Sendable {
     /// How many transactions the customer has in the app.
     public var total: Int
     public var offset: Int
+    /// The page, newest purchase first.
     public var transactions: [Signed<TransactionPayload>]
-    /// All of them, newest first.
-    public var periods: [TransactionPeriod]
+    /// Every auto-renewable period of the customer in the app, grouped into runs: by original
+    /// transaction, oldest first.
+    public var runs: [SubscriptionRun]
 }
 
 /// A notification as the dashboard's delivery log shows it: its delivery state and its content
@@ -99,25 +119,24 @@ extension AppStore {
     // MARK: One customer
 
     /// One page of the customer's transactions in the app (refunded, revoked, upgraded and
-    /// family-shared ones too), freshly signed, newest purchase first; and the periods of all of
-    /// them, unsigned, for the subscriptions' timelines. Only the page is signed: a customer may
-    /// have thousands of renewals.
+    /// family-shared ones too), signed, newest purchase first; and the subscriptions' periods as
+    /// runs for the timelines. Only the page is read whole and signed, and the periods come back
+    /// grouped by SQL: a customer may have thousands of renewals.
     public func customerHistory(bundleId: String, customer: String, world worldId: String = AppStore.defaultWorld,
                                 offset: Int = 0, limit: Int = 20) async throws -> CustomerHistory {
         let app = try app(bundleId)
         let world = try await self.world(worldId)
         try await world.catchUp()
         let now = await world.nowMs()
-        let spans = try await database.transactionSpans(world: worldId, bundleId: app.bundleId, customer: customer)
-            .sorted { $0.purchaseMs == $1.purchaseMs ? $0.id > $1.id : $0.purchaseMs > $1.purchaseMs }
-        let start = min(max(0, offset), spans.count)
-        let wanted = spans[start..<min(spans.count, start + max(0, limit))].map(\.id)
-        let byId = Dictionary(try await database.transactions(ids: wanted).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let total = try await database.transactionCount(world: worldId, bundleId: app.bundleId, customer: customer)
+        let start = min(max(0, offset), total)
+        let page = try await database.transactionPage(world: worldId, bundleId: app.bundleId, customer: customer, offset: start, limit: max(0, limit))
+        let runs = try await database.subscriptionRuns(world: worldId, bundleId: app.bundleId, customer: customer)
         return CustomerHistory(
-            total: spans.count, offset: start, transactions: try wanted.compactMap { byId[$0] }.map { try sign($0, nowMs: now) },
-            periods: spans.map {
-                TransactionPeriod(id: $0.id, originalId: $0.originalId, productId: $0.productId, groupId: $0.groupId,
-                                  purchaseMs: $0.purchaseMs, expiresMs: $0.expiresMs, revokedMs: $0.revokedMs)
+            total: total, offset: start, transactions: try page.map { try sign($0, nowMs: now) },
+            runs: runs.map {
+                SubscriptionRun(originalId: $0.originalId, productId: $0.productId, periods: $0.periods, firstId: $0.firstId, lastId: $0.lastId,
+                                startMs: $0.startMs, endMs: $0.endMs, revokedMs: $0.revokedMs)
             })
     }
 

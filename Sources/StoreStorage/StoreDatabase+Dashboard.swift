@@ -11,6 +11,20 @@ public struct TransactionSpanRecord: Sendable, Equatable {
     public var revokedMs: Int64?
 }
 
+/// A run of one subscription's periods, counted by SQL: consecutive periods of one product, each
+/// starting no later than the previous one ended, none revoked; a revoked period is a run of its
+/// own. A customer renewed monthly for years is one run, not a thousand rows.
+public struct SubscriptionRunRecord: Sendable, Equatable {
+    public var originalId: Int64
+    public var productId: String
+    public var periods: Int
+    public var firstId: Int64
+    public var lastId: Int64
+    public var startMs: Int64
+    public var endMs: Int64
+    public var revokedMs: Int64?
+}
+
 /// What the web Transaction Manager (`/manage`) reads and the few rows it changes directly:
 /// customer search, a world's transactions for its charts, "send now" on a waiting
 /// notification, and revoking a Server API key. Every value is a bound parameter.
@@ -40,6 +54,57 @@ extension StoreDatabase {
                     id: try row.int64("id"), originalId: try row.int64("original_id"), productId: try row.string("product_id"),
                     groupId: try row.optionalString("group_id"), purchaseMs: try row.int64("purchase_ms"),
                     expiresMs: try row.optionalInt64("expires_ms"), revokedMs: try row.optionalInt64("revoked_ms"))
+            }
+    }
+
+    /// How many transactions a customer has in one app (an index-only count).
+    public func transactionCount(world: String, bundleId: String, customer: String) async throws -> Int {
+        try await readRows("SELECT COUNT(*) AS n FROM transactions WHERE world = ? AND bundle_id = ? AND customer = ?",
+                           [.text(world), .text(bundleId), .text(customer)]) { Int(try $0.int64("n")) }.first ?? 0
+    }
+
+    /// One page of a customer's transactions in one app, newest purchase first (ties: the higher
+    /// ID first). SQL picks the page's IDs from the narrow columns; only those rows are read whole.
+    public func transactionPage(world: String, bundleId: String, customer: String, offset: Int, limit: Int) async throws -> [TransactionRecord] {
+        guard limit > 0 else { return [] }
+        return try await readRows("""
+            SELECT * FROM transactions WHERE id IN (
+                SELECT id FROM transactions WHERE world = ? AND bundle_id = ? AND customer = ?
+                ORDER BY purchase_ms DESC, id DESC LIMIT ? OFFSET ?)
+            ORDER BY purchase_ms DESC, id DESC
+            """, [.text(world), .text(bundleId), .text(customer), .integer(limit), .integer(max(0, offset))], decode: Self.transaction(raw:))
+    }
+
+    /// A customer's subscription periods in one app as runs (see `SubscriptionRunRecord`), by
+    /// original transaction, oldest run first. The gaps-and-islands grouping is done by SQL window
+    /// functions (SQLite 3.25+ and PostgreSQL): a thousand renewals come back as a few rows.
+    public func subscriptionRuns(world: String, bundleId: String, customer: String) async throws -> [SubscriptionRunRecord] {
+        try await readRows("""
+            SELECT original_id, product_id, COUNT(*) AS periods, MIN(id) AS first_id, MAX(id) AS last_id,
+                   MIN(purchase_ms) AS start_ms, MAX(expires_ms) AS end_ms, MAX(revoked_ms) AS revoked_ms
+            FROM (
+                SELECT id, original_id, product_id, purchase_ms, expires_ms, revoked_ms,
+                       SUM(brk) OVER (PARTITION BY original_id ORDER BY purchase_ms, id ROWS UNBOUNDED PRECEDING) AS run
+                FROM (
+                    SELECT id, original_id, product_id, purchase_ms, expires_ms, revoked_ms,
+                           CASE WHEN revoked_ms IS NOT NULL
+                                  OR LAG(id) OVER w IS NULL
+                                  OR LAG(revoked_ms) OVER w IS NOT NULL
+                                  OR LAG(product_id) OVER w <> product_id
+                                  OR LAG(expires_ms) OVER w < purchase_ms
+                                THEN 1 ELSE 0 END AS brk
+                    FROM transactions
+                    WHERE world = ? AND bundle_id = ? AND customer = ? AND expires_ms IS NOT NULL
+                    WINDOW w AS (PARTITION BY original_id ORDER BY purchase_ms, id)
+                ) AS marked
+            ) AS numbered
+            GROUP BY original_id, run, product_id
+            ORDER BY original_id, MIN(purchase_ms)
+            """, [.text(world), .text(bundleId), .text(customer)]) { row in
+                SubscriptionRunRecord(
+                    originalId: try row.int64("original_id"), productId: try row.string("product_id"), periods: Int(try row.int64("periods")),
+                    firstId: try row.int64("first_id"), lastId: try row.int64("last_id"), startMs: try row.int64("start_ms"),
+                    endMs: try row.int64("end_ms"), revokedMs: try row.optionalInt64("revoked_ms"))
             }
     }
 

@@ -72,6 +72,10 @@ struct ManageBenchmark {
             }
             return Double(times.sorted()[25]) / 1e6
         }
+        let reads = try await p50 { _ = try await ManageRendering.customerPageData(store: store, customer: customer, bundleId: bundle) }
+        let prepared = try await ManageRendering.customerPageData(store: store, customer: customer, bundleId: bundle)
+        let writing = await p50 { _ = prepared.html() }
+        log(String(format: "  p50 halves: reads and signing %.3f ms, writing the HTML %.3f ms", reads, writing))
         let history = try await p50 { _ = try await store.customerHistory(bundleId: bundle, customer: customer, limit: 10) }
         let statuses = try await p50 { _ = try await store.subscriptionStatuses(bundleId: bundle, customer: customer) }
         let messages = try await p50 { _ = try await store.allMessages(bundleId: bundle, customer: customer) }

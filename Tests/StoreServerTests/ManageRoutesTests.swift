@@ -291,4 +291,61 @@ import Testing
             #expect(customer.body.contains("class=\"mg-timeline\"") && customer.body.contains("aria-label=\"Timeline: 1 period from"))
         }
     }
+
+    /// The customer page's timeline is drawn from runs of periods (SQL groups them): renewals back
+    /// to back are one counted bar, a refunded period is a red bar of its own, a billing-retry
+    /// recovery starts a new run after a gap (BillingRetry: "after [the grace period], a new
+    /// period starts on the recovery date"), and billing retry itself shows after the last period.
+    @Test func timelineDrawsRunsRefundsAndBillingRetry() async throws {
+        try await withServer { server in
+            let store = server.store
+            _ = try await store.createWorld("runs", rate: .multiplier(0))
+            func buy(_ customer: String) async throws -> String {
+                let outcome = try await store.purchase(PurchaseRequest(world: "runs", bundleId: Self.bundle, productId: "p.gold", customer: customer))
+                return try #require(outcome.transaction?.payload.transactionId)
+            }
+            func page(_ customer: String) async throws -> String {
+                let page = try await send(server, .GET, "/manage/customer?world=runs&id=\(customer)&app=\(Self.bundle)")
+                #expect(page.status == 200)
+                return page.body
+            }
+            // Renewals back to back: one run holding every period.
+            let first = try await buy("rita")
+            _ = try await store.advanceTime("runs", by: try DurationParser.parse("P3M"))
+            var history = try await store.customerHistory(bundleId: Self.bundle, customer: "rita", world: "runs", limit: 100)
+            #expect(history.total >= 4, "the trial and three monthly renewals")
+            #expect(history.runs.count == 1)
+            #expect(history.runs.first?.periods == history.total && history.runs.first?.firstId == Int64(first))
+            #expect(history.runs.first?.endMs == history.transactions.compactMap(\.payload.expiresDate).max())
+            var body = try await page("rita")
+            #expect(body.contains("aria-label=\"Timeline: \(history.total) periods from"))
+            #expect(body.contains(">×\(history.total)</text>"), "the run is counted on its bar")
+            #expect(body.components(separatedBy: "<rect ").count - 1 == 1, "one bar for the whole run")
+
+            // The latest period refunded: a revoked run of its own after the others.
+            let latest = try #require(history.transactions.first?.payload.transactionId)
+            _ = try await store.refund(transactionId: latest, world: "runs")
+            history = try await store.customerHistory(bundleId: Self.bundle, customer: "rita", world: "runs", limit: 100)
+            #expect(history.runs.map(\.periods) == [history.total - 1, 1])
+            #expect(history.runs.last?.revokedMs != nil && history.runs.last?.firstId == Int64(latest))
+            body = try await page("rita")
+            #expect(body.contains("periods in 2 runs from") && body.contains(", 1 revoked"))
+            #expect(body.contains("class=\"mg-bar-revoked\""))
+
+            // Billing retry after the trial: drawn after the last period, then a recovery starts a new run.
+            _ = try await store.setSwitches(SessionSwitches(failRenewals: true), world: "runs")
+            let second = try await buy("bill")
+            _ = try await store.advanceTime("runs", by: try DurationParser.parse("P10D"))
+            body = try await page("bill")
+            #expect(body.contains("; in billing retry since"), "the timeline says the subscription is in billing retry")
+            #expect(body.contains("class=\"mg-bar-fail\"") && body.contains("<title>Billing retry since"))
+            _ = try await store.setSwitches(SessionSwitches(failRenewals: false), world: "runs")
+            _ = try await store.resolveIssue(second, world: "runs")
+            history = try await store.customerHistory(bundleId: Self.bundle, customer: "bill", world: "runs", limit: 100)
+            #expect(history.runs.count == 2, "the recovered period starts after a gap: \(history.runs)")
+            if history.runs.count == 2 { #expect(history.runs[1].startMs > history.runs[0].endMs) }
+            body = try await page("bill")
+            #expect(!body.contains("in billing retry since") && body.contains("in 2 runs"))
+        }
+    }
 }

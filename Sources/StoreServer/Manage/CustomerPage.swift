@@ -128,8 +128,8 @@ extension ManagePages {
                     ("Grace period ends", info.gracePeriodExpiresDate.map { dateTime($0) }),
                     ("Price increase", info.priceIncreaseStatus.map { $0.rawValue == 1 ? "accepted" : "pending consent" }),
                 ])
-                SubscriptionTimeline(originalId: Int64(item.originalTransactionId) ?? 0, periods: data.history.periods, nowMs: data.nowMs,
-                                     state: state).draw(html)
+                SubscriptionTimeline(originalId: Int64(item.originalTransactionId) ?? 0, runs: data.history.runs, nowMs: data.nowMs,
+                                     state: state, gracePeriodEndsMs: info.gracePeriodExpiresDate).draw(html)
                 html.element("label", [("for", "mg-ri-\(item.originalTransactionId)"), ("class", "mg-muted")], text: "signedRenewalInfo (JWS)")
                 html.element("textarea", [("id", "mg-ri-\(item.originalTransactionId)"), ("class", "mg-jws"), ("readonly", ""), ("data-copy", ""),
                                           ("aria-label", "signedRenewalInfo of \(item.originalTransactionId)")], text: item.renewalInfo.jws)

@@ -30,6 +30,7 @@ enum ManageStyle {
 .mg-timeline text,.mg-chart text{fill:var(--sk-label);font:11px system-ui,sans-serif}
 .mg-axis{stroke:var(--sk-secondary-label);stroke-width:1}
 .mg-bar-a{fill:var(--sk-accent)}.mg-bar-b{fill:var(--sk-green)}.mg-bar-fail{fill:var(--sk-red)}.mg-bar-grace{fill:var(--sk-orange)}.mg-bar-revoked{fill:var(--sk-red)}.mg-bar-expired{fill:var(--sk-gray)}
+.mg-timeline .mg-run-count{fill:#fff;font-weight:600}
 .mg-legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.8125rem;list-style:none;padding:0;margin:.25rem 0}
 .mg-swatch{display:inline-block;width:.8rem;height:.8rem;border-radius:3px;margin-inline-end:.3rem;vertical-align:-.1rem}
 .mg-muted{color:var(--sk-secondary-label);font-size:.875rem}
