@@ -1,14 +1,25 @@
 """The Retention Messaging API (`/inApps/v1/messaging/…`) driven by Apple's own
 `AppStoreServerAPIClient` (app-store-server-library 3.1.2): images, messages, default messages and
 the realtime URL, with Apple's error codes. Images and messages are approved at once here (Apple
-reviews them); the performance test is not served.
+reviews them).
+
+The performance test (Initiate Performance Test, Get Performance Test Results; Retention Messaging
+API 1.3.0) really calls a realtime receiver on loopback: Apple's `SignedDataVerifier`
+(`verify_and_decode_realtime_request`) checks every request the store sends, and the verdict,
+`successRate` and `failures` by `SendAttemptResult` are checked against what the receiver did.
+Apple: "To pass the performance test, your server must respond to requests within approximately
+700 ms in the sandbox environment."
 """
 
 from __future__ import annotations
 
+import json
 import struct
+import threading
+import time
 import uuid
 import zlib
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from appstoreserverlibrary.api_client import APIException
@@ -19,11 +30,15 @@ from appstoreserverlibrary.models.HeaderPosition import HeaderPosition
 from appstoreserverlibrary.models.ImageSize import ImageSize
 from appstoreserverlibrary.models.ImageState import ImageState
 from appstoreserverlibrary.models.MessageState import MessageState
+from appstoreserverlibrary.models.PerformanceTestRequest import PerformanceTestRequest
+from appstoreserverlibrary.models.PerformanceTestStatus import PerformanceTestStatus
+from appstoreserverlibrary.models.SendAttemptResult import SendAttemptResult
 from appstoreserverlibrary.models.RealtimeUrlRequest import RealtimeUrlRequest
 from appstoreserverlibrary.models.UploadMessageImage import UploadMessageImage
 from appstoreserverlibrary.models.UploadMessageRequestBody import UploadMessageRequestBody
 
-from test_notifications import api_client, create_key, start
+from openstore_harness import StoreClient, make_verifier
+from test_notifications import APPLE_ID, api_client, create_key, start
 
 BUNDLE = "com.example.retention"
 YEARLY = "compat.plus.yearly"
@@ -45,13 +60,18 @@ def code(call) -> int:
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory):
+def served(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("retention")
     server = start(tmp, "retention", BUNDLE, "Sandbox")
     try:
-        yield api_client(server, create_key(server, tmp, BUNDLE), Environment.SANDBOX)
+        yield server, api_client(server, create_key(server, tmp, BUNDLE), Environment.SANDBOX)
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def client(served):
+    return served[1]
 
 
 def test_images(client):
@@ -113,3 +133,182 @@ def test_default_messages_and_the_realtime_url(client):
     assert code(lambda: client.configure_realtime_url(RealtimeUrlRequest(realtimeURL="http://example.com/plain"))) == 4000215
     client.delete_realtime_url()
     assert code(lambda: client.delete_realtime_url()) == 4040021
+
+
+class RealtimeReceiver:
+    """A developer's Get Retention Message endpoint on loopback. It keeps every request's
+    `signedPayload` (for Apple's verifier, `verify`) and answers the n-th request to arrive
+    (0-based) as `answer(n)` says: ("ok", body), ("status", code) or ("slow", seconds)."""
+
+    def __init__(self, answer):
+        self.received, self.decoded, self.errors, self.in_flight, self.most_in_flight = [], [], [], 0, 0
+        self.arrived = 0
+        lock = threading.Lock()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 (http.server's naming)
+                with lock:
+                    n = outer.arrived
+                    outer.arrived += 1
+                    outer.in_flight += 1
+                    outer.most_in_flight = max(outer.most_in_flight, outer.in_flight)
+                try:
+                    body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+                    with lock:
+                        outer.received.append(body["signedPayload"])
+                    kind, value = answer(n)
+                    if kind == "slow":
+                        time.sleep(value)
+                        kind, value = "ok", {}
+                    code, payload = (200, json.dumps(value).encode()) if kind == "ok" else (value, b"{}")
+                    try:
+                        self.send_response(code)
+                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Length", str(len(payload)))
+                        self.end_headers()
+                        self.wfile.write(payload)
+                    except OSError:
+                        pass  # the store gave up waiting: that is the point of a slow answer
+                finally:
+                    with lock:
+                        outer.in_flight -= 1
+
+            def log_message(self, *args):
+                pass
+
+        class Server(ThreadingHTTPServer):
+            request_queue_size = 128   # http.server's backlog of 5 drops the store's concurrent connects
+            daemon_threads = True
+
+        self.server = Server(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/retention"
+
+    def verify(self, verifier):
+        """Apple's verifier on every request received (after the answers, so checking signatures
+        never slows the endpoint down)."""
+        for signed in self.received:
+            try:
+                self.decoded.append(verifier.verify_and_decode_realtime_request(signed))
+            except Exception as error:  # the test fails on any
+                self.errors.append(repr(error))
+        return self.decoded
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def run_test(client, original_transaction_id, while_running=None):
+    """Initiates a test and polls its results until it is over (a bound on a hang, not a speed
+    assertion: the test's own `totalDuration` is a few seconds)."""
+    started = client.initiate_performance_test(PerformanceTestRequest(originalTransactionId=original_transaction_id))
+    if while_running:
+        while_running()
+    assert started.config.responseTimeThreshold == 700       # "within approximately 700 ms"
+    assert started.config.totalRequests > 0 and 0 < started.config.maxConcurrentRequests <= started.config.totalRequests
+    assert started.config.totalDuration > 0 and 0 < started.config.successRateThreshold <= 100
+    deadline = time.monotonic() + 60
+    while True:
+        result = client.get_performance_test_results(started.requestId)
+        assert result.config == started.config
+        if result.result != PerformanceTestStatus.PENDING:
+            return started, result
+        assert 0 < result.numPending <= started.config.totalRequests
+        assert time.monotonic() < deadline, "the performance test never finished"
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def subscriber(served):
+    server, _ = served
+    store = StoreClient(server.base_url, server)
+    bought = store.buy(BUNDLE, YEARLY, f"perf-{uuid.uuid4().hex[:8]}")["transaction"]
+    verifier = make_verifier(store.root_der(), BUNDLE, Environment.SANDBOX, APPLE_ID)
+    return bought["originalTransactionId"], verifier
+
+
+def test_performance_test_passes_a_fast_endpoint_and_apples_verifier_reads_every_request(served, subscriber):
+    server, client = served
+    original, verifier = subscriber
+    # Apple's doc (Message): "you can choose from mutually exclusive options"; one is a valid answer.
+    receiver = RealtimeReceiver(lambda n: ("ok", {"message": {"messageIdentifier": str(uuid.uuid4())}}))
+    try:
+        client.configure_realtime_url(RealtimeUrlRequest(realtimeURL=receiver.url))
+        started, result = run_test(client, original)
+        config = started.config
+        assert result.result == PerformanceTestStatus.PASS
+        assert result.successRate == 100 and result.numPending == 0 and not result.failures, result.failures
+        assert result.target == receiver.url
+        times = result.responseTimes
+        assert 0 <= times.p50 <= times.p90 <= times.p95 <= times.p99 <= config.responseTimeThreshold
+        # The store really called the endpoint, totalRequests times, never more at once than allowed.
+        assert len(receiver.verify(verifier)) == config.totalRequests and receiver.errors == []
+        assert 1 <= receiver.most_in_flight <= config.maxConcurrentRequests
+        first = receiver.decoded[0]
+        assert first.originalTransactionId == original and first.productId == YEARLY
+        assert first.appAppleId == APPLE_ID and first.environment == Environment.SANDBOX and first.userLocale == "en-US"
+        assert len({d.requestIdentifier for d in receiver.decoded}) == config.totalRequests
+        assert code(lambda: client.get_performance_test_results(str(uuid.uuid4()))) == 4040018   # PERFORMANCE_TEST_RUN_NOT_FOUND
+        assert code(lambda: client.get_performance_test_results("not-a-uuid")) == 4000212        # INVALID_REQUEST_ID
+    finally:
+        receiver.stop()
+
+
+def test_performance_test_fails_a_slow_or_failing_endpoint_and_counts_failures_by_send_attempt_result(served, subscriber):
+    server, client = served
+    original, verifier = subscriber
+
+    def answer(n):
+        if n % 5 == 3:
+            return ("status", 500)          # UNSUCCESSFUL_HTTP_RESPONSE_CODE
+        if n % 5 == 4:
+            return ("slow", 1.5)            # past 700 ms: TIMED_OUT
+        if n % 5 == 2:
+            return ("ok", {"message": {"messageIdentifier": str(uuid.uuid4())},
+                           "alternateProduct": {"messageIdentifier": str(uuid.uuid4()), "productId": YEARLY}})  # two options: INVALID_RESPONSE
+        return ("ok", {})
+
+    receiver = RealtimeReceiver(answer)
+    try:
+        client.configure_realtime_url(RealtimeUrlRequest(realtimeURL=receiver.url))
+        # One test of an app at a time: EXISTING_PERFORMANCE_TEST_RUN while this one runs.
+        started, result = run_test(client, original, while_running=lambda: _assert_code(
+            lambda: client.initiate_performance_test(PerformanceTestRequest(originalTransactionId=original)), 4000213))
+        total = started.config.totalRequests
+        fifth = total // 5
+        assert total % 5 == 0 and len(receiver.verify(verifier)) == total and receiver.errors == []
+        assert result.result == PerformanceTestStatus.FAIL and result.numPending == 0
+        assert result.successRate == 40 < started.config.successRateThreshold
+        assert result.failures == {SendAttemptResult.UNSUCCESSFUL_HTTP_RESPONSE_CODE: fifth,
+                                   SendAttemptResult.TIMED_OUT: fifth, SendAttemptResult.INVALID_RESPONSE: fifth}
+    finally:
+        receiver.stop()
+
+
+def test_performance_test_requests_apple_refuses(served, subscriber):
+    server, client = served
+    original, _ = subscriber
+    client.delete_realtime_url() if _has_url(client) else None
+    assert code(lambda: client.initiate_performance_test(PerformanceTestRequest(originalTransactionId=original))) == 4040021
+    client.configure_realtime_url(RealtimeUrlRequest(realtimeURL="https://example.com/retention"))
+    store = StoreClient(server.base_url, server)
+    coins = store.buy(BUNDLE, "compat.coins", f"perf-{uuid.uuid4().hex[:8]}")["transaction"]["transactionId"]
+    # PerformanceTestRequest: "The transaction is for an active auto-renewable subscription."
+    assert code(lambda: client.initiate_performance_test(PerformanceTestRequest(originalTransactionId=coins))) == 4000211
+    assert code(lambda: client.initiate_performance_test(PerformanceTestRequest(originalTransactionId="9999999999999"))) == 4040010
+    assert code(lambda: client.initiate_performance_test(PerformanceTestRequest(originalTransactionId="abc"))) == 4000008
+    client.delete_realtime_url()
+
+
+def _has_url(client) -> bool:
+    try:
+        client.get_realtime_url()
+        return True
+    except APIException:
+        return False
+
+
+def _assert_code(call, expected: int) -> None:
+    assert code(call) == expected

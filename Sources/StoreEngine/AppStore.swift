@@ -19,6 +19,8 @@ public final class AppStore: Sendable {
     let signatures = SignatureCache()
     /// Server API keys revoked while this store runs (the gateway's key cache must see it).
     let revokedKeys = APIKeyRevocations()
+    /// Retention Messaging performance tests started and not yet finished (their runner's queue).
+    let performanceTests = RetentionPerformanceTestQueue()
     private let appsByBundle: [String: StoreApp]
     /// Apps in the order they were configured.
     public let apps: [StoreApp]

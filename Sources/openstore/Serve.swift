@@ -85,6 +85,9 @@ struct Serve: AsyncParsableCommand {
             timeoutSeconds: settings.notificationTimeout, concurrency: settings.notificationConcurrency))
         let deliveryTask = Task { await delivery.run() }
         defer { deliveryTask.cancel() }
+        // Retention Messaging performance tests call the apps' realtime URLs (docs/server-api.md).
+        let performanceTestTask = Task { await RetentionPerformanceTestRunner(store: store).run() }
+        defer { performanceTestTask.cancel() }
         try await server.run(logger: logger) { boundPort in
             var lines = ["OpenStoreKit listening on http://\(settings.host):\(boundPort)  (data: \(settings.data))"]
             for app in apps {

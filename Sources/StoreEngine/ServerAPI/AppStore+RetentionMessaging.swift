@@ -6,7 +6,7 @@ import StoreStorage
 /// calls it: images, messages, default messages per product and locale, and the realtime URL,
 /// each per app (the key's bundle ID) and world. Apple reviews images and messages; here they are
 /// approved at once, so a test can use them straight away. Limits and codes are Apple's
-/// (reference §1.3, §3.2); the performance test is not served.
+/// (reference §1.3, §3.2); the performance test is in `AppStore+RetentionPerformanceTest.swift`.
 extension AppStore {
     static let imageKind = "retention_image", messageKind = "retention_message"
     static let defaultKind = "retention_default", realtimeKind = "retention_realtime_url"

@@ -4,7 +4,8 @@ import NIOCore
 import StoreEngine
 
 /// The Retention Messaging API (`/inApps/v1/messaging/…`), as Apple's `AppStoreServerAPIClient`
-/// calls it; Apple's contract, documented in docs/server-api.md. The performance test is not served.
+/// calls it; Apple's contract, documented in docs/server-api.md. A performance test's calls are
+/// made by StoreNotifications' `RetentionPerformanceTestRunner`, started by `openstore serve`.
 struct ServerAPIRetentionRoutes {
     let store: AppStore
     let gateway: ServerAPIGateway
@@ -68,6 +69,14 @@ struct ServerAPIRetentionRoutes {
         messaging.delete("realtime/url") { request, _ in
             try await store.deleteRealtimeURL(caller: try await caller(request))
             return AppleJSON.empty(.ok)
+        }
+        messaging.post("performanceTest") { request, _ in
+            let caller = try await caller(request)
+            return try AppleJSON.ok(try await store.initiatePerformanceTest(
+                body: try await ServerAPINotificationRoutes.body(of: request), caller: caller))
+        }
+        messaging.get("performanceTest/result/:requestId") { request, context in
+            try AppleJSON.ok(try await store.performanceTestResult(requestId: try context.path("requestId"), caller: try await caller(request)))
         }
     }
 
