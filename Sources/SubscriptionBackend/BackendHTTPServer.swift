@@ -102,6 +102,8 @@ public struct BackendHTTPServer: Sendable {
         v1.get("/admin/rejections") { _, _ in
             try Self.encoded(["rejections": backend.rejections.all])
         }
+        // The dashboard (`/`, `/customers`, sign-in) and its figures as JSON (`/v1/admin/overview`).
+        BackendDashboard.register(router: router, v1: v1, backend: backend)
         return router
     }
 

@@ -1,0 +1,202 @@
+import SQLKit
+
+/// The dashboard's reads, on the read connection (they never wait for a write). Standard SQL
+/// only (quoted identifiers, bound parameters, `EXISTS` and `GROUP BY`), so they run unchanged
+/// on SQLite and PostgreSQL.
+extension BackendDatabase {
+    /// `table.column`, both quoted.
+    private static func column(_ table: String, _ name: String) -> SQLQueryString { "\(ident: table).\(ident: name)" }
+
+    /// The columns the overview needs: all but the JWS (kilobytes per row, and unused).
+    static let overviewColumns = [
+        "environment", "transactionId", "originalTransactionId", "bundleId", "productId", "groupId", "type", "purchaseMs",
+        "originalPurchaseMs", "expiresMs", "revocationMs", "revocationType", "price", "currency", "ownership", "offerType",
+        "offerDiscountType", "reason", "appAccountToken", "isUpgraded", "signedMs",
+    ]
+
+    /// Every transaction of each subscription alive after `sinceMs` (one of its transactions was
+    /// bought or still ran then), and every other purchase bought since.
+    func overviewTransactions(environment: String?, sinceMs: Int64) async throws -> [TransactionRow] {
+        var query: SQLQueryString = "SELECT \(idents: Self.overviewColumns, joinedBy: ", ") FROM \(ident: "bk_transactions") WHERE "
+        if let environment { query += "\(ident: "environment") = \(bind: environment) AND " }
+        query += """
+            EXISTS (SELECT 1 FROM \(ident: "bk_transactions") \(ident: "r") \
+            WHERE \(Self.column("r", "environment")) = \(Self.column("bk_transactions", "environment")) \
+            AND \(Self.column("r", "originalTransactionId")) = \(Self.column("bk_transactions", "originalTransactionId")) \
+            AND (\(Self.column("r", "purchaseMs")) >= \(bind: sinceMs) OR \(Self.column("r", "expiresMs")) >= \(bind: sinceMs)))
+            """
+        return try await readSQL.raw(query).all(decoding: OverviewTransactionRow.self).map(\.row)
+    }
+
+    /// The renewal info of the subscriptions `overviewTransactions` returns.
+    func overviewRenewals(environment: String?, sinceMs: Int64) async throws -> [RenewalRow] {
+        let columns = ["environment", "originalTransactionId", "productId", "autoRenewProductId", "autoRenewStatus",
+                       "expirationIntent", "inBillingRetry", "gracePeriodExpiresMs", "signedMs"]
+        var query: SQLQueryString = "SELECT \(idents: columns, joinedBy: ", ") FROM \(ident: "bk_renewals") WHERE "
+        if let environment { query += "\(ident: "environment") = \(bind: environment) AND " }
+        query += """
+            EXISTS (SELECT 1 FROM \(ident: "bk_transactions") \(ident: "r") \
+            WHERE \(Self.column("r", "environment")) = \(Self.column("bk_renewals", "environment")) \
+            AND \(Self.column("r", "originalTransactionId")) = \(Self.column("bk_renewals", "originalTransactionId")) \
+            AND (\(Self.column("r", "purchaseMs")) >= \(bind: sinceMs) OR \(Self.column("r", "expiresMs")) >= \(bind: sinceMs)))
+            """
+        return try await readSQL.raw(query).all(decoding: OverviewRenewalRow.self).map(\.row)
+    }
+
+    /// When each customer first seen since `sinceMs` was first seen: their first purchase on the
+    /// store's clock (in `environment`, when given), else (no purchase at all, and no
+    /// environment asked for) when the backend first heard of them.
+    func customerStarts(environment: String?, sinceMs: Int64) async throws -> [Int64] {
+        let link = "l", tx = "t"
+        var query: SQLQueryString = """
+            SELECT MIN(\(Self.column(tx, "purchaseMs"))) AS \(ident: "firstMs") \
+            FROM \(ident: "bk_links") \(ident: link) JOIN \(ident: "bk_transactions") \(ident: tx) \
+            ON \(Self.column(tx, "environment")) = \(Self.column(link, "environment")) \
+            AND \(Self.column(tx, "originalTransactionId")) = \(Self.column(link, "originalTransactionId"))
+            """
+        if let environment { query += " WHERE \(Self.column(link, "environment")) = \(bind: environment)" }
+        query += " GROUP BY \(Self.column(link, "appUserId")) HAVING MIN(\(Self.column(tx, "purchaseMs"))) >= \(bind: sinceMs)"
+        var starts = try await readSQL.raw(query).all(decodingColumn: "firstMs", as: Int64.self)
+        if environment == nil {
+            let unlinked: SQLQueryString = """
+                SELECT \(ident: "firstSeenMs") FROM \(ident: "bk_customers") \(ident: "c") \
+                WHERE \(Self.column("c", "firstSeenMs")) >= \(bind: sinceMs) AND NOT EXISTS (\
+                SELECT 1 FROM \(ident: "bk_links") \(ident: link) JOIN \(ident: "bk_transactions") \(ident: tx) \
+                ON \(Self.column(tx, "environment")) = \(Self.column(link, "environment")) \
+                AND \(Self.column(tx, "originalTransactionId")) = \(Self.column(link, "originalTransactionId")) \
+                WHERE \(Self.column(link, "appUserId")) = \(Self.column("c", "appUserId")))
+                """
+            starts += try await readSQL.raw(unlinked).all(decodingColumn: "firstSeenMs", as: Int64.self)
+        }
+        return starts
+    }
+
+    func customerCount() async throws -> Int {
+        try await readSQL.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("bk_customers")
+            .first(decodingColumn: "n", as: Int.self) ?? 0
+    }
+
+    /// Customers whose app user ID is `text` or starts with it, or who own a transaction,
+    /// original transaction or `appAccountToken` equal to `text`; at most `limit`, by app user ID.
+    func searchCustomers(_ text: String, limit: Int) async throws -> [DashboardCustomerMatch] {
+        var found: [String: String] = [:]
+        func add(_ users: [String], _ how: String) {
+            for user in users where found[user] == nil { found[user] = how }
+        }
+        add(try await readSQL.select().column("appUserId").from("bk_customers").where("appUserId", .equal, text)
+                .all(decodingColumn: "appUserId", as: String.self), "app user ID")
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        let prefix: SQLQueryString = """
+            SELECT \(ident: "appUserId") FROM \(ident: "bk_customers") \
+            WHERE \(ident: "appUserId") LIKE \(bind: escaped + "%") ESCAPE '\\' ORDER BY \(ident: "appUserId") LIMIT \(literal: limit)
+            """
+        add(try await readSQL.raw(prefix).all(decodingColumn: "appUserId", as: String.self), "app user ID starts with it")
+        add(try await readSQL.select().column("appUserId").from("bk_links").where("originalTransactionId", .equal, text)
+                .all(decodingColumn: "appUserId", as: String.self), "original transaction ID")
+        let byTransaction: SQLQueryString = """
+            SELECT \(Self.column("l", "appUserId")) FROM \(ident: "bk_links") \(ident: "l") JOIN \(ident: "bk_transactions") \(ident: "t") \
+            ON \(Self.column("t", "environment")) = \(Self.column("l", "environment")) \
+            AND \(Self.column("t", "originalTransactionId")) = \(Self.column("l", "originalTransactionId")) \
+            WHERE \(Self.column("t", "transactionId")) = \(bind: text)
+            """
+        add(try await readSQL.raw(byTransaction).all(decodingColumn: "appUserId", as: String.self), "transaction ID")
+        let token = text.lowercased()
+        add(try await readSQL.select().column("appUserId").from("bk_aliases").where("appAccountToken", .equal, token)
+                .all(decodingColumn: "appUserId", as: String.self), "appAccountToken")
+        let byToken: SQLQueryString = """
+            SELECT \(Self.column("l", "appUserId")) FROM \(ident: "bk_links") \(ident: "l") JOIN \(ident: "bk_transactions") \(ident: "t") \
+            ON \(Self.column("t", "environment")) = \(Self.column("l", "environment")) \
+            AND \(Self.column("t", "originalTransactionId")) = \(Self.column("l", "originalTransactionId")) \
+            WHERE \(Self.column("t", "appAccountToken")) = \(bind: token)
+            """
+        add(try await readSQL.raw(byToken).all(decodingColumn: "appUserId", as: String.self), "appAccountToken")
+        return try await withCustomers(found.keys.sorted().prefix(limit).map { ($0, found[$0]!) })
+    }
+
+    /// The customers first seen last, newest first.
+    func recentCustomers(limit: Int) async throws -> [DashboardCustomerMatch] {
+        let rows = try await readSQL.select().columns("*").from("bk_customers")
+            .orderBy("firstSeenMs", .descending).orderBy("appUserId").limit(limit).all(decoding: CustomerRow.self)
+        return rows.map { DashboardCustomerMatch(appUserId: $0.appUserId, firstSeenMs: $0.firstSeenMs, matchedBy: nil) }
+    }
+
+    private func withCustomers(_ users: [(String, String)]) async throws -> [DashboardCustomerMatch] {
+        var out: [DashboardCustomerMatch] = []
+        for (user, how) in users {
+            out.append(DashboardCustomerMatch(appUserId: user, firstSeenMs: try await customer(user)?.firstSeenMs, matchedBy: how))
+        }
+        return out
+    }
+
+    /// The outbox rows (one per webhook URL) of a customer's events.
+    func outbox(appUserId: String) async throws -> [OutboxRow] {
+        let columns = ["eventId", "url", "attempts", "nextAttemptMs", "state", "lastStatus", "lastError"]
+            .map { Self.column("o", $0) }.joined(separator: ", ")
+        let query: SQLQueryString = """
+            SELECT \(columns) FROM \(ident: "bk_outbox") \(ident: "o") JOIN \(ident: "bk_events") \(ident: "e") ON \(Self.column("e", "id")) = \(Self.column("o", "eventId")) \
+            WHERE \(Self.column("e", "appUserId")) = \(bind: appUserId)
+            """
+        return try await readSQL.raw(query).all(decoding: OutboxRow.self)
+    }
+}
+
+/// A customer found by the dashboard's lookup, and what matched.
+struct DashboardCustomerMatch: Sendable, Equatable {
+    var appUserId: String
+    var firstSeenMs: Int64?
+    var matchedBy: String?
+}
+
+/// `bk_transactions` without its JWS.
+private struct OverviewTransactionRow: Decodable {
+    var environment: String
+    var transactionId: String
+    var originalTransactionId: String
+    var bundleId: String
+    var productId: String
+    var groupId: String?
+    var type: String
+    var purchaseMs: Int64
+    var originalPurchaseMs: Int64?
+    var expiresMs: Int64?
+    var revocationMs: Int64?
+    var revocationType: String?
+    var price: Int64?
+    var currency: String?
+    var ownership: String
+    var offerType: Int?
+    var offerDiscountType: String?
+    var reason: String?
+    var appAccountToken: String?
+    var isUpgraded: Bool
+    var signedMs: Int64
+
+    var row: TransactionRow {
+        TransactionRow(
+            environment: environment, transactionId: transactionId, originalTransactionId: originalTransactionId,
+            bundleId: bundleId, productId: productId, groupId: groupId, type: type, purchaseMs: purchaseMs,
+            originalPurchaseMs: originalPurchaseMs, expiresMs: expiresMs, revocationMs: revocationMs, revocationType: revocationType,
+            price: price, currency: currency, ownership: ownership, offerType: offerType, offerDiscountType: offerDiscountType,
+            reason: reason, appAccountToken: appAccountToken, isUpgraded: isUpgraded, signedMs: signedMs, jws: "")
+    }
+}
+
+/// `bk_renewals` without its JWS.
+private struct OverviewRenewalRow: Decodable {
+    var environment: String
+    var originalTransactionId: String
+    var productId: String?
+    var autoRenewProductId: String?
+    var autoRenewStatus: Int?
+    var expirationIntent: Int?
+    var inBillingRetry: Bool
+    var gracePeriodExpiresMs: Int64?
+    var signedMs: Int64
+
+    var row: RenewalRow {
+        RenewalRow(environment: environment, originalTransactionId: originalTransactionId, productId: productId,
+                   autoRenewProductId: autoRenewProductId, autoRenewStatus: autoRenewStatus, expirationIntent: expirationIntent,
+                   inBillingRetry: inBillingRetry, gracePeriodExpiresMs: gracePeriodExpiresMs, signedMs: signedMs, jws: "")
+    }
+}
