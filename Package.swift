@@ -95,7 +95,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
-        ], resources: [.copy("Resources")], swiftSettings: strict),
+        ], resources: [.copy("Resources")], swiftSettings: strict, plugins: ["EmbedResources"]),
         // The StoreKit 2 sample app for the command line (uses only OpenStoreKit).
         .executableTarget(name: "storekit-example", dependencies: ["OpenStoreKit"], swiftSettings: strict),
         // StoreView, ProductView, SubscriptionStoreView as HTML. Renders data; never touches storage.

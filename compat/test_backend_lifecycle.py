@@ -269,9 +269,10 @@ def test_missed_beyond_notification_history_is_recovered_from_transaction_histor
     r.backend.kill()
     r.admin("POST", "/time/advance", {"duration": "8d"})
     r.admin("POST", f"/transactions/{lifetime['transactionId']}/refund", {"reason": 1})
-    r.admin("POST", "/time/advance", {"duration": "60d"})
+    r.admin("POST", "/time/advance", {"duration": "62d"})
     r.start_backend()
-    # Renewals at +7, +37 and +67 days: the first ends the trial.
+    # Renewals at the trial's end (+7 days), then a month and two months later: between +35 and
+    # +38, and between +65 and +69 days whatever today's date (70 days in all; the next is +96 or later).
     r.hooks.wait_for_types(["TRIAL_CONVERTED", "RENEWAL", "RENEWAL", "REFUND"], since=before)
     info = r.stored(user)
     assert info["entitlements"][PLUS]["isActive"] is True

@@ -114,6 +114,10 @@ class OpenStoreProcess:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         cmd = [str(self.binary), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(self.data_dir)]
         cmd += self.extra_args
+        # `serve` starts the subscription backend beside the demo apps on the next port; the
+        # suites test the store alone unless a test asks for the backend (compat/test_backend_serve.py).
+        if "--backend" not in self.extra_args and "--no-backend" not in self.extra_args:
+            cmd.append("--no-backend")
         self._lines = []
         self._listening.clear()
         self.base_url = None

@@ -9,10 +9,11 @@ public enum AppleRootCertificate {
 
     /// The certificate's DER bytes, after the fingerprint check.
     public static func der() throws -> [UInt8] {
-        guard let url = Bundle.module.url(forResource: "AppleRootCA-G3", withExtension: "pem", subdirectory: "Resources")
-            ?? Bundle.module.url(forResource: "AppleRootCA-G3", withExtension: "pem")
-        else { throw BackendConfigurationError("Apple Root CA - G3 is missing from the backend's resources") }
-        let der = try RootCertificateFile.der(from: Data(contentsOf: url))
+        // Compiled in (EmbedResources), so a single-file `openstore` needs no bundle beside it.
+        guard let pem = EmbeddedResources.data(named: "AppleRootCA-G3.pem") else {
+            throw BackendConfigurationError("Apple Root CA - G3 is missing from the backend's resources")
+        }
+        let der = try RootCertificateFile.der(from: pem)
         let fingerprint = SHA256.hash(data: der).map { String(format: "%02X", $0) }.joined()
         guard fingerprint == publishedSHA256 else {
             throw BackendConfigurationError("the shipped Apple Root CA - G3 has fingerprint \(fingerprint), not Apple's published \(publishedSHA256)")

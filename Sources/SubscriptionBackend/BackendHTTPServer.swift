@@ -25,10 +25,7 @@ public struct BackendHTTPServer: Sendable {
 
         router.get("/healthz") { _, _ in Self.json(["status": "ok"]) }
         router.get("/openapi.json") { _, _ in
-            guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json", subdirectory: "Resources")
-                ?? Bundle.module.url(forResource: "openapi", withExtension: "json"),
-                  let data = try? Data(contentsOf: url)
-            else { return Self.error(500, "missingResource", "openapi.json is missing") }
+            guard let data = EmbeddedResources.data(named: "openapi.json") else { return Self.error(500, "missingResource", "openapi.json is missing") }
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
 

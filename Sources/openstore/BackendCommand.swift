@@ -101,44 +101,15 @@ struct BackendCommand: AsyncParsableCommand {
             var storeRoots: [[UInt8]] = []
             for url in trustStores { storeRoots.append(try await Self.fetchRoot(url, http: http)) }
             let database = try await BackendDatabase.open(path: settings.database)
-            let dispatcherBox = DispatcherBox()
-            let backend = try SubscriptionBackend(
-                configuration: settings, database: database, extraRootsDER: storeRoots, logger: logger,
-                onEvents: { dispatcherBox.poke() })
-            let dispatcher = WebhookDispatcher(backend: backend, http: http)
-            dispatcherBox.set(dispatcher)
-            let reconciler = Reconciler(backend: backend, http: http)
-            let server = BackendHTTPServer(backend: backend, reconciler: reconciler, dispatcher: dispatcher)
-            let deliveries = Task { await dispatcher.run() }
-            let interval = settings.reconcileIntervalSeconds
-            let reconciling = Task {
-                while !Task.isCancelled {
-                    let report = await reconciler.reconcile()
-                    logger.info("reconciled", metadata: [
-                        "notifications": "\(report.notificationsApplied)", "transactions": "\(report.transactionsSeen)",
-                        "statuses": "\(report.subscriptionsChecked)", "errors": "\(report.errors.count)"])
-                    dispatcher.poke()
-                    guard interval > 0 else { break }
-                    try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
-                }
-            }
+            let service = BackendService(configuration: settings, database: database, extraRootsDER: storeRoots, http: http, logger: logger)
             let host = settings.host
-            let app = Application(
-                router: server.makeRouter(),
-                configuration: .init(address: .hostname(host, port: settings.port), serverName: "openstore-backend"),
-                onServerRunning: { channel in
-                    let port = channel.localAddress?.port ?? settings.port
-                    var lines = ["OpenStoreKit backend listening on http://\(host):\(port)  (database: \(settings.database))"]
-                    for app in settings.apps {
-                        lines.append("  \(app.bundleId): notification URL http://\(host):\(port)/apple/notifications/\(app.bundleId)")
-                    }
-                    FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-                },
-                logger: logger)
-            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
-            reconciling.cancel()
-            deliveries.cancel()
-            _ = await (reconciling.value, deliveries.value)
+            try await service.run(handlesSignals: true) { port in
+                var lines = ["OpenStoreKit backend listening on http://\(host):\(port)  (database: \(settings.database))"]
+                for app in settings.apps {
+                    lines.append("  \(app.bundleId): notification URL http://\(host):\(port)/apple/notifications/\(app.bundleId)")
+                }
+                FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            }
             await database.close()
             try await http.shutdown()
         } catch {
@@ -164,14 +135,6 @@ struct BackendCommand: AsyncParsableCommand {
             throw ValidationError("cannot fetch the store's root certificate from \(target): \(error)")
         }
     }
-}
-
-/// Lets the backend wake the dispatcher, which is made after the backend.
-private final class DispatcherBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var dispatcher: WebhookDispatcher?
-    func set(_ dispatcher: WebhookDispatcher) { lock.lock(); self.dispatcher = dispatcher; lock.unlock() }
-    func poke() { lock.lock(); let d = dispatcher; lock.unlock(); d?.poke() }
 }
 
 /// Apple's spelling of an environment, whatever case it was typed in.

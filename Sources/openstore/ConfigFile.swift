@@ -29,11 +29,14 @@ struct ConfigFile: Equatable {
     var notificationConcurrency: Int?
     var logFormat: String?
     var logLevel: String?
+    /// `false`: no subscription backend beside the demo apps.
+    var backend: Bool?
+    var backendPort: Int?
     var apps: [App]?
 
     static let topKeys: Set<String> = [
         "host", "port", "data", "database", "adminToken", "rateLimit", "notificationTimeout",
-        "notificationConcurrency", "logFormat", "logLevel", "apps",
+        "notificationConcurrency", "logFormat", "logLevel", "backend", "backendPort", "apps",
     ]
     static let appKeys: Set<String> = ["catalog", "bundleId", "appAppleId", "environment", "notificationURLs", "sharedSecret"]
     static let urlKeys: Set<String> = ["production", "sandbox"]
@@ -77,6 +80,8 @@ struct ConfigFile: Equatable {
         config.notificationConcurrency = try reader.integer(top["notificationConcurrency"], at: "notificationConcurrency", in: 1...100_000).map(Int.init)
         config.logFormat = try reader.string(top["logFormat"], at: "logFormat")
         config.logLevel = try reader.string(top["logLevel"], at: "logLevel")
+        config.backend = try reader.bool(top["backend"], at: "backend")
+        config.backendPort = try reader.integer(top["backendPort"], at: "backendPort", in: 0...65535).map(Int.init)
         if let list = top["apps"] {
             guard case .array(let items) = list else { throw reader.error("apps", "expected an array of apps") }
             config.apps = try items.enumerated().map { index, item in
@@ -127,6 +132,12 @@ struct ConfigFile: Equatable {
             guard let value, value != .null else { return nil }
             guard case .string(let text) = value else { throw error(path, "expected a string") }
             return text
+        }
+
+        func bool(_ value: JSONValue?, at path: String) throws -> Bool? {
+            guard let value, value != .null else { return nil }
+            guard case .bool(let flag) = value else { throw error(path, "expected true or false") }
+            return flag
         }
 
         func number(_ value: JSONValue?, at path: String) throws -> Double? {

@@ -49,6 +49,10 @@ struct Serve: AsyncParsableCommand {
     var logFormat: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env OPENSTORE_LOG_LEVEL; default info).")
     var logLevel: String?
+    @Flag(inversion: .prefixedNo, help: "With the demo apps, also run the subscription backend, their notification URLs pointing to it (env OPENSTORE_BACKEND=on|off; default on).")
+    var backend: Bool? = nil
+    @Option(name: .customLong("backend-port"), help: "The backend's port (env OPENSTORE_BACKEND_PORT; default the store's port + 1, a free one when --port is 0).")
+    var backendPort: Int?
 
     func validate() throws {
         do {
@@ -88,6 +92,9 @@ struct Serve: AsyncParsableCommand {
         // Retention Messaging performance tests call the apps' realtime URLs (docs/server-api.md).
         let performanceTestTask = Task { await RetentionPerformanceTestRunner(store: store).run() }
         defer { performanceTestTask.cancel() }
+        // The demo apps get the developer's side too: a subscription backend on the next port.
+        let backend: DemoBackend? = settings.backend && settings.apps.isEmpty
+            ? try await DemoBackend.prepare(store: store, settings: settings, apps: apps, logger: logger) : nil
         try await server.run(logger: logger) { boundPort in
             var lines = ["OpenStoreKit listening on http://\(settings.host):\(boundPort)  (data: \(settings.data))"]
             for app in apps {
@@ -95,7 +102,9 @@ struct Serve: AsyncParsableCommand {
             }
             // Written unbuffered so scripts waiting for the line see it at once.
             FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            await backend?.start(storePort: boundPort)
         }
+        await backend?.stop()
     }
 
     /// The apps from the settings' catalogs (the demo apps when none is given).

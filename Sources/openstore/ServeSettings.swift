@@ -44,6 +44,10 @@ struct ServeSettings: Equatable {
     var notificationConcurrency = 64
     var logFormat = LogFormat.text
     var logLevel = "info"
+    /// Run the subscription backend beside the demo apps (docs/backend.md, "In one command").
+    var backend = true
+    /// nil: the store's port + 1 (a free one when the store's port is 0).
+    var backendPort: Int?
     /// Empty: the demo apps.
     var apps: [App] = []
     /// Where the apps came from ("flags", "OPENSTORE_CATALOGS", the config file's path, "demo").
@@ -57,6 +61,7 @@ struct ServeSettings: Equatable {
         ("OPENSTORE_NOTIFICATION_CONCURRENCY", "--notification-concurrency"), ("OPENSTORE_LOG_FORMAT", "--log-format"),
         ("OPENSTORE_LOG_LEVEL", "--log-level"), ("OPENSTORE_CATALOGS", "--catalog"), ("OPENSTORE_BUNDLE_IDS", "--bundle-id"),
         ("OPENSTORE_APP_APPLE_IDS", "--app-apple-id"), ("OPENSTORE_ENVIRONMENTS", "--environment"),
+        ("OPENSTORE_BACKEND", "--backend/--no-backend"), ("OPENSTORE_BACKEND_PORT", "--backend-port"),
     ]
 
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
@@ -97,6 +102,17 @@ extension Serve {
             throw ConfigError("unknown log level \"\(settings.logLevel)\": use \(ServeSettings.logLevels.joined(separator: ", "))")
         }
         guard (0...65535).contains(settings.port) else { throw ConfigError("port \(settings.port) is not 0...65535") }
+        settings.backend = try backend ?? Env.parsed("OPENSTORE_BACKEND", in: environment, as: "on or off (true/false, 1/0)") { text in
+            switch text.lowercased() {
+            case "1", "true", "on", "yes": true
+            case "0", "false", "off", "no": false
+            default: nil
+            }
+        } ?? file.backend ?? settings.backend
+        settings.backendPort = try backendPort ?? int("OPENSTORE_BACKEND_PORT") ?? file.backendPort
+        if let backendPort = settings.backendPort, !(0...65535).contains(backendPort) {
+            throw ConfigError("backend port \(backendPort) is not 0...65535")
+        }
         guard settings.notificationConcurrency > 0 else { throw ConfigError("the notification concurrency must be 1 or more") }
         try resolveApps(into: &settings, environment: environment, file: file, filePath: configPath)
         return settings
