@@ -36,6 +36,9 @@ public struct PurchaseRequest: Sendable {
 public struct Signed<Payload: Sendable>: Sendable {
     public var jws: String
     public var payload: Payload
+    /// The payload's JSON exactly as signed, when the signer kept it: an answer splices these
+    /// bytes instead of encoding the payload again.
+    public var payloadJSON: [UInt8]? = nil
 }
 
 public struct PurchaseOutcome: Sendable {
@@ -58,15 +61,30 @@ extension AppStore {
         return try await outcome(result, world: world)
     }
 
+    /// Signs what the world decided. A transaction made by the decision is signed from the bytes
+    /// the world stored (its `signedDate` is the decision's time), so nothing is parsed or encoded
+    /// again; a transaction read back (a downgrade answers with the current one) is signed afresh.
     func outcome(_ result: WorldPurchase, world: World) async throws -> PurchaseOutcome {
-        let now = await world.nowMs()
+        var now: Int64
+        if let decided = result.nowMs { now = decided } else { now = await world.nowMs() }
         var record = result.transaction
         if record == nil, let chain = result.chain {
             record = try await world.transactionRecord(chain.latestTransactionId)
         }
+        var transaction: Signed<TransactionPayload>?
+        if let record {
+            if let payload = result.payload, payload.signedDate == now, payload.transactionId == String(record.id) {
+                let json = Array(record.payload.utf8)
+                let signed = Signed(jws: signer.sign(payloadJSON: json), payload: payload, payloadJSON: json)
+                signatures.store(id: record.id, seq: record.seq, signed)
+                transaction = signed
+            } else {
+                transaction = try sign(record, nowMs: now)
+            }
+        }
         return PurchaseOutcome(
             status: result.status.rawValue,
-            transaction: try record.map { try sign($0, nowMs: now) },
+            transaction: transaction,
             renewalInfo: try result.chain.map { try signRenewalInfo($0, nowMs: now) },
             pendingId: result.pendingId)
     }

@@ -108,7 +108,7 @@ extension World {
         chainsLoaded = []
         agenda.removeAll()
         sideTables.forget()
-        try await env.database.deleteWorldData(id, keepWorld: true)
+        try await durably { try await env.database.deleteWorldData(id, keepWorld: true) }
         try await saveSettings()
     }
 }

@@ -144,7 +144,8 @@ public final class AppStore: Sendable {
         let payload = RenewalInfoView.payload(
             of: chain, environment: app.environment, nowMs: nowMs,
             winBackOfferIds: OfferEligibility.winBackOfferIds(for: chain, catalog: app.catalog))
-        return Signed(jws: signer.sign(payloadJSON: payload.jsonBytes), payload: payload)
+        let json = payload.jsonBytes
+        return Signed(jws: signer.sign(payloadJSON: json), payload: payload, payloadJSON: json)
     }
 }
 

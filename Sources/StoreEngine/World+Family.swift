@@ -205,7 +205,7 @@ extension World {
         }
         updateFamily { $0.groupOf[customer] = nil }
         if !batch.isEmpty { try await commit(batch) }
-        try await env.database.deleteWorldRecord(world: id, kind: FamilyState.membershipKind, key: customer)
+        try await durably { try await env.database.deleteWorldRecord(world: id, kind: FamilyState.membershipKind, key: customer) }
     }
 
     /// The customer's family group and its members (nil when in none).

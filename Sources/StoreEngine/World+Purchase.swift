@@ -10,6 +10,11 @@ struct WorldPurchase: Sendable {
     var transaction: TransactionRecord?
     var chain: SubscriptionChain?
     var pendingId: String?
+    /// The new transaction's payload as decided, when its `signedDate` is the decision's time:
+    /// the answer signs the stored bytes of `transaction` as they are, with nothing parsed back.
+    var payload: TransactionPayload?
+    /// World time when the purchase was decided; the answer is signed as of it.
+    var nowMs: Int64?
 }
 
 extension World {
@@ -63,10 +68,12 @@ extension World {
             let record = try store(payload, kind: product.kind, customer: key.customer, in: &batch)
             emit("ONE_TIME_CHARGE", key: key, transactionId: record.id, atMs: now, in: &batch)
             try shareWithFamily(record, product: product, app: app, in: &batch)
-            result = WorldPurchase(status: .purchased, transaction: record)
+            result = WorldPurchase(status: .purchased, transaction: record, payload: payload)
         }
         try await commit(batch)
-        return result
+        var answered = result
+        answered.nowMs = now
+        return answered
     }
 
     /// An auto-renewable purchase: a first subscription, a resubscription after a lapse, or a
@@ -90,11 +97,10 @@ extension World {
             let transactionId = env.identifiers.nextId()
             let payload = TransactionFactory.firstPurchase(
                 .init(app: app, product: product, storefront: storefront, quantity: 1, appAccountToken: token,
-                      offer: offer, purchaseMs: now),
+                      offer: offer, purchaseMs: now, rate: rate),
                 ids: .init(transactionId: transactionId, appTransactionId: appTransactionId))
-            let expires = offer.map { offerEnd(start: now, offer: $0) } ?? RenewalSchedule.end(of: subscription.period, startingAt: now, rate: rate)
-            var adjusted = payload
-            adjusted.expiresDate = expires
+            // The factory computed the first period's end at the world's rate; the chain takes it as is.
+            let expires = payload.expiresDate ?? now
             var chain = SubscriptionChain(
                 originalTransactionId: transactionId, bundleId: app.bundleId, customer: key.customer,
                 groupId: subscription.groupID, originalPurchaseMs: now, productId: product.id,
@@ -105,7 +111,7 @@ extension World {
                 appAccountToken: token, appTransactionId: appTransactionId, ownership: .purchased,
                 extensionDatesMs: [], version: 0)
             chain.schedule(.renewal, at: expires)
-            let record = try store(adjusted, kind: .autoRenewable, customer: key.customer, in: &batch)
+            let record = try store(payload, kind: .autoRenewable, customer: key.customer, in: &batch)
             store(chain, in: &batch)
             if let offer, offer.kind != .introductory {
                 emit("OFFER_REDEEMED", "INITIAL_BUY", chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
@@ -113,7 +119,7 @@ extension World {
                 emit("SUBSCRIBED", "INITIAL_BUY", chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
             }
             try shareWithFamily(record, product: product, app: app, in: &batch)
-            return WorldPurchase(status: .purchased, transaction: record, chain: chains[chain.originalTransactionId])
+            return WorldPurchase(status: .purchased, transaction: record, chain: chains[chain.originalTransactionId], payload: payload)
         }
 
         if chain.state == .expired || chain.state == .revoked {
@@ -133,7 +139,7 @@ extension World {
             store(chain, in: &batch)
             emit(offer == nil ? "SUBSCRIBED" : "OFFER_REDEEMED", "RESUBSCRIBE", chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
             try shareWithFamily(record, product: product, app: app, in: &batch)
-            return WorldPurchase(status: .purchased, transaction: record, chain: chains[chain.originalTransactionId])
+            return WorldPurchase(status: .purchased, transaction: record, chain: chains[chain.originalTransactionId], payload: payload)
         }
 
         // The customer is subscribed (or in billing retry): this is a plan change.
@@ -182,7 +188,7 @@ extension World {
         emit("DID_CHANGE_RENEWAL_PREF", PlanChange.notificationSubtype(immediate: true), chain: chain, key: key,
              transactionId: record.id, atMs: now, in: &batch)
         try shareWithFamily(record, product: product, app: app, in: &batch)
-        return WorldPurchase(status: .purchased, transaction: record, chain: chains[chain.originalTransactionId])
+        return WorldPurchase(status: .purchased, transaction: record, chain: chains[chain.originalTransactionId], payload: payload)
     }
 
     /// When the first period under an offer ends, at this world's rate (`OfferPeriod`, the rule).

@@ -18,6 +18,8 @@ extension World {
     /// runs at a time: a caller returns only once every event it saw due is durable, even when
     /// the background driver popped them first.
     func advance(to limitMs: Int64) async throws {
+        // Nothing due, nothing running, nothing to reload: the common case of a purchase costs no task.
+        if advancing == nil, !needsReload, (agenda.next?.due ?? .max) > limitMs { return }
         while let running = advancing {
             _ = try? await running.value
             // Its owner may not have resumed yet to clear it; a finished catch-up no longer blocks.
@@ -33,11 +35,18 @@ extension World {
     /// decided here; at most one is in flight, and batches reach the database in order. Firing
     /// reads memory only; a batch's notifications, which may read transactions, see the batch
     /// in flight (`committing`) before the database.
+    ///
+    /// A batch that fails leaves memory ahead of the database: memory is discarded (the batches
+    /// decided on it are refused, `WriteFence`) and the next catch-up reloads the world first, so
+    /// every event the failed batches held fires again, once, after the database is back.
     private func applyDueEvents(upTo limitMs: Int64) async throws {
+        try await reloadIfNeeded()
         var inFlight: Task<Void, any Error>?
+        let epoch = generation
         do {
             while let next = agenda.next, next.due <= limitMs {
                 var batch = WriteBatch()
+                batch.fence = fence
                 var applied = 0
                 while applied < Self.eventsPerBatch, let next = agenda.next, next.due <= limitMs {
                     _ = agenda.pop()
@@ -52,6 +61,8 @@ extension World {
                 do {
                     if !batch.events.isEmpty { try await prepareNotifications(&batch) }
                     if let inFlight { try await inFlight.value }
+                    // Another write failed meanwhile: this batch left memory with the rest.
+                    try checkGeneration(epoch)
                 } catch {
                     feed.abandon(reservation)
                     throw error
@@ -76,6 +87,8 @@ extension World {
             // Let the write in flight settle before the next catch-up may start.
             _ = try? await inFlight?.value
             committing = nil
+            // Memory holds batches that were not written: read the world back before going on.
+            if generation == epoch { discardMemory() }
             throw error
         }
     }
@@ -266,14 +279,21 @@ extension World {
     }
 
     /// Runs the scheduler in the background so that events fire as time passes by itself.
+    /// While the database is away it backs off (`SchedulerBackoff`) instead of retrying at once.
     func startDriver() {
         guard driver == nil else { return }
         driver = Task { [weak self] in
+            var backoff = SchedulerBackoff()
             while !Task.isCancelled {
                 guard let self else { return }
                 let wait = await self.millisecondsUntilNextEvent()
                 if wait <= 0 {
-                    try? await self.catchUp()
+                    do {
+                        try await self.catchUp()
+                        backoff.succeeded()
+                    } catch {
+                        try? await Task.sleep(for: .milliseconds(backoff.failed()))
+                    }
                     continue
                 }
                 try? await Task.sleep(for: .milliseconds(min(wait, 200)))
@@ -287,7 +307,21 @@ extension World {
     }
 
     func millisecondsUntilNextEvent() -> Int64 {
+        if needsReload { return 0 }
         guard let next = agenda.next else { return 200 }
         return settings.clock.realMs(atWorld: next.due) - env.realNowMs()
     }
+}
+
+/// How long the scheduler waits after a failed catch-up: 100 ms, doubling to 5 s, back to none
+/// after a success. A catch-up fails while the database is away; retrying at once would spin.
+struct SchedulerBackoff: Sendable {
+    private(set) var failures = 0
+
+    mutating func failed() -> Int64 {
+        failures += 1
+        return min(100 << min(failures - 1, 6), 5_000)
+    }
+
+    mutating func succeeded() { failures = 0 }
 }

@@ -194,7 +194,7 @@ extension World {
             histories[key] = nil
             pendingHistory[key] = nil
         }
-        try await env.database.deleteTransactions(world: id, bundleId: bundleId, customer: customer)
+        try await durably { try await env.database.deleteTransactions(world: id, bundleId: bundleId, customer: customer) }
     }
 }
 

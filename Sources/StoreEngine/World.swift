@@ -31,6 +31,8 @@ actor World {
     let env: WorldEnvironment
     let createdMs: Int64
     var settings: WorldSettings
+    /// The settings as the database last took them: what a discarded memory falls back to at once.
+    var savedSettings: WorldSettings
     /// Family state and claims the synchronous purchase hooks read without waiting on the actor.
     nonisolated let sideTables = WorldSideTables()
 
@@ -51,6 +53,16 @@ actor World {
     var lastJump: Task<Void, Never>?
     /// The scheduler's batch being written while it decides the next one (see `applyDueEvents`).
     var committing: WriteBatch?
+    /// The generation of the world's memory: it moves when memory is discarded after a failed
+    /// write and again once reloaded (World+Reload.swift). Batches carry it as their fence.
+    var generation = 0
+    /// Memory was discarded and is not loaded back yet.
+    var needsReload = false
+    /// This world instance as a writer, for the group committer's fence.
+    let writeScope = UUID().uuidString
+    /// `commit`s between their decision and their write's outcome; a reload waits for them.
+    var writesInFlight = 0
+    var settleWaiters: [CheckedContinuation<Void, Never>] = []
 
     struct ChainKey: Hashable, Sendable {
         var bundleId: String
@@ -62,6 +74,7 @@ actor World {
         self.id = id
         self.env = env
         self.settings = settings
+        self.savedSettings = settings
         self.createdMs = createdMs
     }
 
@@ -89,16 +102,21 @@ actor World {
     func askToBuy(_ app: StoreApp) -> Bool { settings.askToBuy ?? app.catalog.settings.askToBuyEnabled }
     func interruptedPurchases(_ app: StoreApp) -> Bool { settings.interruptedPurchases ?? app.catalog.settings.interruptedPurchasesEnabled }
 
+    /// Saves the settings changed in memory; if that fails, memory is read back (World+Reload).
     func saveSettings() async throws {
-        let text = String(decoding: try PayloadCoding.encoder.encode(settings), as: UTF8.self)
-        try await env.database.saveWorld(id: id, createdMs: createdMs, config: text)
+        let saving = settings
+        let text = String(decoding: try PayloadCoding.encoder.encode(saving), as: UTF8.self)
+        try await durably { try await env.database.saveWorld(id: id, createdMs: createdMs, config: text) }
+        savedSettings = saving
     }
 
     // MARK: Customers
 
     func customer(_ name: String) async throws -> CustomerRecord? {
         if let known = customers[name] { return known }
+        let seen = generation
         let stored = try await env.database.customer(world: id, name: name)
+        try checkGeneration(seen)
         if let known = customers[name] { return known }
         if let stored { customers[name] = stored }
         return stored
@@ -119,7 +137,9 @@ actor World {
 
     func appTransactionCreatingIfNeeded(_ key: CustomerKey, batch: inout WriteBatch) async throws -> AppTransactionRecord {
         if let known = appTransactions[key] { return known }
+        let seen = generation
         let stored = try await env.database.appTransaction(world: id, bundleId: key.bundleId, customer: key.customer)
+        try checkGeneration(seen)
         if let known = appTransactions[key] { return known }
         if let stored {
             appTransactions[key] = stored
@@ -146,8 +166,10 @@ actor World {
     /// The customer's transactions in the app, loading them (and their subscription chains) once.
     func history(_ key: CustomerKey) async throws -> [OwnedTransaction] {
         if let known = histories[key] { return known }
+        let seen = generation
         let records = try await env.database.transactions(world: id, bundleId: key.bundleId, customer: key.customer)
         let subscriptionRows = try await env.database.subscriptions(world: id, bundleId: key.bundleId, customer: key.customer)
+        try checkGeneration(seen)
         if let known = histories[key] { return known }
         var byId: [Int64: OwnedTransaction] = [:]
         var order: [Int64] = []
@@ -252,7 +274,10 @@ actor World {
     func transactionRecord(_ id: Int64, pending batch: WriteBatch? = nil, committing inFlight: WriteBatch? = nil) async throws -> TransactionRecord? {
         if let inBatch = batch?.transactions.last(where: { $0.id == id }) { return inBatch }
         if let inFlight = inFlight?.transactions.last(where: { $0.id == id }) { return inFlight }
-        guard let record = try await env.database.transaction(id: id), record.world == self.id else { return nil }
+        let seen = generation
+        let stored = try await env.database.transaction(id: id)
+        try checkGeneration(seen)
+        guard let record = stored, record.world == self.id else { return nil }
         return record
     }
 
@@ -268,14 +293,30 @@ actor World {
     /// `announce` is false: finishing keeps a transaction's place in the change sequence and is
     /// the device's own business, so it is no update. The feed reservation is taken before the
     /// first suspension: callers decide a batch and commit it in one actor turn (see TransactionFeed).
+    ///
+    /// The batch's changes are in memory already. If it cannot be written, memory is discarded
+    /// and reloaded from the database (World+Reload.swift), so a refused purchase never counts as
+    /// owned; batches decided on that memory meanwhile are refused too (`WriteFence`).
     func commit(_ batch: WriteBatch, announce: Bool = true) async throws {
+        if needsReload {
+            // Decided on memory that was discarded and not read back (a caller that did not catch up).
+            discardMemory()
+            throw WorldReloading()
+        }
         var batch = batch
+        batch.fence = fence
+        let epoch = generation
+        writeStarted()
+        defer { writeEnded() }
         let reservation = announce ? env.feed.reserve(world: id, batch.transactions) : nil
         do {
             if !batch.events.isEmpty { try await prepareNotifications(&batch) }
+            // Another write failed meanwhile: this batch left memory with the rest and may rest on it.
+            try checkGeneration(epoch)
             try await env.database.write(batch)
         } catch {
             env.feed.abandon(reservation)
+            if generation == epoch { discardMemory() }
             throw error
         }
         env.feed.publish(reservation, batch.transactions)

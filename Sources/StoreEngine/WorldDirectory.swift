@@ -22,8 +22,8 @@ actor WorldDirectory {
         for stored in try await env.database.worlds() {
             guard let settings = try? PayloadCoding.decoder.decode(WorldSettings.self, from: Data(stored.config.utf8)) else { continue }
             let world = World(id: stored.id, env: env, settings: settings, createdMs: stored.createdMs)
-            try await world.ensureFamiliesLoaded()
-            try await world.loadAgenda()
+            await world.discardMemory()
+            try await world.reloadIfNeeded()
             if runScheduler { await world.startDriver() }
             worlds[stored.id] = world
             if stored.id == AppStore.defaultWorld { sawDefault = true }

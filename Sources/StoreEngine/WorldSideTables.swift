@@ -27,6 +27,15 @@ final class WorldSideTables: Sendable {
     func forget() {
         entry.withLock { $0 = Entry() }
     }
+
+    /// Forgets what is read back from the database (families, offer-code counts) and keeps the
+    /// claims of requests in flight: the world discarded its memory after a failed write.
+    func forgetState() {
+        entry.withLock { entry in
+            entry.family = FamilyState()
+            entry.offerCodes = [:]
+        }
+    }
 }
 
 extension World {

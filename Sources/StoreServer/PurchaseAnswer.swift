@@ -12,9 +12,9 @@ enum PurchaseAnswer {
         json.beginObject()
         json.field("status", outcome.status)
         json.field("signedTransaction", outcome.transaction?.jws)
-        if let transaction = outcome.transaction { json.raw("transaction", transaction.payload.jsonBytes) }
+        if let transaction = outcome.transaction { json.raw("transaction", transaction.payloadJSON ?? transaction.payload.jsonBytes) }
         json.field("signedRenewalInfo", outcome.renewalInfo?.jws)
-        if let renewal = outcome.renewalInfo { json.raw("renewalInfo", renewal.payload.jsonBytes) }
+        if let renewal = outcome.renewalInfo { json.raw("renewalInfo", renewal.payloadJSON ?? renewal.payload.jsonBytes) }
         json.field("pendingId", outcome.pendingId)
         json.endObject()
         return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: json.bytes)))

@@ -188,6 +188,9 @@ public struct WriteBatch: Sendable {
     public var meta: [String: String] = [:]
     /// Server notifications: new outbox rows and delivery outcomes (NotificationRecords.swift).
     public var notifications: [NotificationWrite] = []
+    /// The decision this batch rests on (`WriteFence`); nil for writes no memory depends on.
+    /// Not merged: the group committer checks each caller's batch before merging.
+    public var fence: WriteFence?
     public init(
         customers: [CustomerRecord] = [], appTransactions: [AppTransactionRecord] = [],
         transactions: [TransactionRecord] = [], subscriptions: [SubscriptionRecord] = [],

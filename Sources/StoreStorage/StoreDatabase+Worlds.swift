@@ -12,6 +12,11 @@ extension StoreDatabase {
         }
     }
 
+    /// One world's stored settings (what a world reloads after a failed write).
+    public func worldConfig(id: String) async throws -> String? {
+        try await readSQL.raw("SELECT config FROM worlds WHERE id = \(bind: id)").first(decodingColumn: "config", as: String.self)
+    }
+
     public func saveWorld(id: String, createdMs: Int64, config: String) async throws {
         try await perform { sql in
             try await sql.raw("""

@@ -21,7 +21,11 @@ public enum TransactionFactory {
         public var appAccountToken: String?
         public var offer: CatalogOffer?
         public var purchaseMs: Int64
-        public init(app: StoreApp, product: CatalogProduct, storefront: Storefront, quantity: Int, appAccountToken: String?, offer: CatalogOffer?, purchaseMs: Int64) {
+        /// The world's time rate: a subscription's first period ends by it (`RenewalSchedule`).
+        public var rate: TimeRate
+        public init(app: StoreApp, product: CatalogProduct, storefront: Storefront, quantity: Int, appAccountToken: String?,
+                    offer: CatalogOffer?, purchaseMs: Int64, rate: TimeRate = .realTime) {
+            self.rate = rate
             self.app = app
             self.product = product
             self.storefront = storefront
@@ -66,8 +70,7 @@ public enum TransactionFactory {
             price: purchase.storefront.milliunits(price),
             appTransactionId: ids.appTransactionId)
         if let subscription = product.subscription {
-            let start = Date(milliseconds: purchase.purchaseMs)
-            payload.expiresDate = firstPeriodEnd(start: start, subscription: subscription, offer: purchase.offer).milliseconds
+            payload.expiresDate = firstPeriodEnd(startMs: purchase.purchaseMs, subscription: subscription, offer: purchase.offer, rate: purchase.rate)
         }
         if let offer = purchase.offer {
             payload.offerType = offer.offerType
@@ -81,12 +84,10 @@ public enum TransactionFactory {
 
     /// When the first paid or free period ends: a free trial or pay-up-front offer covers its whole
     /// duration; a pay-as-you-go offer bills period by period; no offer means one regular period.
-    public static func firstPeriodEnd(start: Date, subscription: CatalogSubscription, offer: CatalogOffer?) -> Date {
-        guard let offer else { return subscription.period.adding(to: start) }
-        switch offer.paymentMode {
-        case .freeTrial, .payUpFront: return offer.totalDuration.adding(to: start)
-        case .payAsYouGo: return offer.period.adding(to: start)
-        }
+    /// At the world's rate, so the payload's `expiresDate` is the chain's and is computed once.
+    public static func firstPeriodEnd(startMs: Int64, subscription: CatalogSubscription, offer: CatalogOffer?, rate: TimeRate) -> Int64 {
+        guard let offer else { return RenewalSchedule.end(of: subscription.period, startingAt: startMs, rate: rate) }
+        return OfferPeriod.end(startingAt: startMs, offer: offer, rate: rate)
     }
 }
 
