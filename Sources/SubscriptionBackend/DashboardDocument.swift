@@ -120,8 +120,10 @@ enum DashboardDocument {
     .bd-card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:.75rem;margin:.75rem 0}
     .bd-scroll,.mg-scroll{overflow-x:auto}
     table{border-collapse:collapse;width:100%;font-size:.9375rem}
-    th,td{text-align:start;padding:.4rem .5rem;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}
-    th{font-size:.8125rem;color:var(--muted);font-weight:600}
+    th,td{text-align:start;padding:.4rem .5rem;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:break-word}
+    thead th{font-size:.8125rem;color:var(--muted);font-weight:600}
+    tbody th{font-weight:600;max-width:24rem}
+    input[type=search]{width:min(28rem,80vw)}
     .bd-timeline{list-style:none;margin:0;padding:0;border-inline-start:3px solid var(--line)}
     .bd-timeline li{position:relative;margin:0 0 .75rem;padding-inline-start:1rem}
     .bd-timeline li::before{content:"";position:absolute;left:-.45rem;top:.45rem;width:.6rem;height:.6rem;border-radius:50%;background:var(--accent)}
