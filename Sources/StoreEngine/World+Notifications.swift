@@ -54,7 +54,15 @@ extension World {
             record = try await transactionRecord(transactionId, pending: batch, committing: committing)
         }
         var transactionJSON: String?
-        if let record, var payload = try? TransactionPayload(json: Array(record.payload.utf8)) {
+        if let record, var payload = decided.payloads[record.seq] {
+            // Decided in this batch: the row's JSON is this value's, used as is when dated alike.
+            if payload.signedDate == event.atMs {
+                transactionJSON = record.payload
+            } else {
+                payload.signedDate = event.atMs
+                transactionJSON = String(decoding: payload.jsonBytes, as: UTF8.self)
+            }
+        } else if let record, var payload = try? TransactionPayload(json: Array(record.payload.utf8)) {
             payload.signedDate = event.atMs
             transactionJSON = String(decoding: payload.jsonBytes, as: UTF8.self)
         }
@@ -78,9 +86,9 @@ extension World {
     /// The chain as it stood when the event was emitted: the last version stored in this batch
     /// before the event (a year's catch-up holds many), else the current one.
     private func chainSnapshot(_ originalId: Int64, before seq: Int64, in batch: WriteBatch) -> SubscriptionChain? {
-        if let stored = batch.subscriptions.last(where: { $0.originalId == originalId && $0.version < seq }),
-           let chain = try? SubscriptionChain(json: Array(stored.state.utf8)) {
-            return chain
+        if let stored = batch.subscriptions.last(where: { $0.originalId == originalId && $0.version < seq }) {
+            if let chain = decided.chains[stored.version] { return chain }
+            if let chain = try? SubscriptionChain(json: Array(stored.state.utf8)) { return chain }
         }
         return chains[originalId]
     }

@@ -33,6 +33,7 @@ extension World {
         chainIndex = [:]
         chainsLoaded = []
         agenda.removeAll()
+        decided = DecidedValues()
         sideTables.forgetState()
     }
 

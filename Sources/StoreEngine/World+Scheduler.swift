@@ -59,6 +59,7 @@ extension World {
                 let feed = env.feed
                 let reservation = feed.reserve(world: id, batch.transactions)
                 do {
+                    defer { decided.forget(batch) }
                     if !batch.events.isEmpty { try await prepareNotifications(&batch) }
                     if let inFlight { try await inFlight.value }
                     // Another write failed meanwhile: this batch left memory with the rest.

@@ -63,6 +63,9 @@ actor World {
     /// `commit`s between their decision and their write's outcome; a reload waits for them.
     var writesInFlight = 0
     var settleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Payloads and chains of batches not yet committed, by change number: a batch's
+    /// notifications take them as values instead of parsing the JSON just encoded for the rows.
+    var decided = DecidedValues()
 
     struct ChainKey: Hashable, Sendable {
         var bundleId: String
@@ -226,6 +229,7 @@ actor World {
         if let due = chain.nextEventMs, previous == nil || due != previous?.nextEventMs || chain.nextEvent != previous?.nextEvent {
             agenda.push(due, chain.originalTransactionId)
         }
+        decided.chains[chain.version] = chain
         batch.subscriptions.append(SubscriptionRecord(
             world: id, originalId: chain.originalTransactionId, bundleId: chain.bundleId, customer: chain.customer,
             groupId: chain.groupId, productId: chain.productId, status: chain.status.rawValue,
@@ -247,6 +251,7 @@ actor World {
             ownership: payload.inAppOwnershipType.rawValue,
             payload: String(decoding: payload.jsonBytes, as: UTF8.self))
         batch.transactions.append(record)
+        decided.payloads[seq] = payload
         if let owned = OwnedTransaction(record: record) {
             self.record(owned, for: CustomerKey(bundleId: payload.bundleId, customer: customer))
         }
@@ -264,6 +269,7 @@ actor World {
         record.payload = String(decoding: payload.jsonBytes, as: UTF8.self)
         batch.transactions.removeAll { $0.id == record.id }
         batch.transactions.append(record)
+        decided.payloads[record.seq] = payload
         if let owned = OwnedTransaction(record: record) {
             self.record(owned, for: CustomerKey(bundleId: record.bundleId, customer: record.customer))
         }
@@ -307,7 +313,10 @@ actor World {
         batch.fence = fence
         let epoch = generation
         writeStarted()
-        defer { writeEnded() }
+        defer {
+            decided.forget(batch)
+            writeEnded()
+        }
         let reservation = announce ? env.feed.reserve(world: id, batch.transactions) : nil
         do {
             if !batch.events.isEmpty { try await prepareNotifications(&batch) }
@@ -320,5 +329,17 @@ actor World {
             throw error
         }
         env.feed.publish(reservation, batch.transactions)
+    }
+}
+
+/// What a world decided in batches still being written (`World.decided`), kept as values.
+struct DecidedValues: Sendable {
+    var payloads: [Int64: TransactionPayload] = [:]
+    var chains: [Int64: SubscriptionChain] = [:]
+
+    /// The batch was written or refused: its notifications are made.
+    mutating func forget(_ batch: WriteBatch) {
+        for record in batch.transactions { payloads[record.seq] = nil }
+        for record in batch.subscriptions { chains[record.version] = nil }
     }
 }
