@@ -84,4 +84,37 @@ import Testing
         #expect(!html(SubscriptionOfferView(id: Fixtures.family).subscriptionOfferViewDetailAction { }
             .subscriptionOfferViewButtonVisibility(.hidden, for: .detailLink)).contains("sk-offer-details"))
     }
+
+    /// Apple's initializers that take icons (https://developer.apple.com/documentation/storekit/subscriptionofferview,
+    /// "Initializers": `init(id:prefersPromotionalIcon:icon:)`, `init(id:icon:placeholderIcon:)` with
+    /// `(ProductIconPhase) -> Icon`, `init(_:prefersPromotionalIcon:icon:)`, `init(_:icon:)`,
+    /// `init(groupID:visibleRelationship:useAppIcon:)`). Icons draw as inline SVG or text, never an emoji.
+    @Test func iconInitializersDrawTheIconThePhaseAndThePlaceholder() throws {
+        func symbol(_ phase: ProductIconPhase) -> String {
+            switch phase {
+            case .unavailable: "star.fill"
+            case .loading: "xmark"
+            case .success, .failure: "heart.fill"
+            }
+        }
+        let plain = html(SubscriptionOfferView(id: Fixtures.family) { Image(systemName: "crown.fill") })
+        #expect(plain.contains("<div class=\"sk-product-icon\"><svg class=\"sk-symbol\"") && plain.contains("data-symbol=\"crown.fill\""))
+        let loading = html(SubscriptionOfferView(id: Fixtures.family) { Image(systemName: "crown.fill") }, phase: .loading)
+        #expect(loading.contains("sk-placeholder-icon") && !loading.contains("crown.fill"), "StoreKit's placeholder while the product loads")
+
+        // A catalog has no promotional images: once loaded, the phase is `.unavailable`.
+        let phased = SubscriptionOfferView(id: Fixtures.family, icon: { phase in Image(systemName: symbol(phase)) },
+                                           placeholderIcon: { Image(systemName: "bird.fill") })
+        #expect(html(phased).contains("data-symbol=\"star.fill\""))
+        #expect(html(phased, phase: .loading).contains("data-symbol=\"bird.fill\""))
+
+        let product = try #require(Fixtures.birds.first { $0.id == Fixtures.family })
+        #expect(html(SubscriptionOfferView(product) { Image(systemName: "leaf.fill") }).contains("data-symbol=\"leaf.fill\""))
+        #expect(html(SubscriptionOfferView(product, icon: { phase in Image(systemName: symbol(phase)) })).contains("data-symbol=\"star.fill\""))
+        #expect(html(SubscriptionOfferView(product)).contains("sk-placeholder-icon"), "init(_:prefersPromotionalIcon:) defaults to true")
+
+        let app = html(SubscriptionOfferView(groupID: Fixtures.passGroup, visibleRelationship: .all, useAppIcon: true))
+        #expect(app.contains("<span class=\"sk-app-icon\" aria-hidden=\"true\">B</span>"), "the initial of Backyard Birds Pass")
+        #expect(!html(SubscriptionOfferView(groupID: Fixtures.passGroup, visibleRelationship: .all, useAppIcon: false)).contains("sk-app-icon"))
+    }
 }

@@ -52,7 +52,7 @@ public struct CatalogPreview: View {
 
     static let controlStyles: [(String, StandardSubscriptionStoreControlStyle)] = [
         ("automatic", .automatic), ("picker", .picker), ("prominentPicker", .prominentPicker), ("buttons", .buttons),
-        ("compactPicker", .compactPicker), ("pagedPicker", .pagedPicker),
+        ("compactPicker", .compactPicker), ("pagedPicker", .pagedPicker), ("pagedProminentPicker", .pagedProminentPicker),
     ]
 }
 

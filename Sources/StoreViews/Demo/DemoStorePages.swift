@@ -9,6 +9,10 @@ public enum DemoStorePages {
                   summary: "SubscriptionStoreView with marketing content, a full-height background and a redeem-code button.") {
             AnyView(BackyardBirdsPassShop())
         },
+        StorePage(id: "subscription-offer", bundleId: BackyardBirds.bundleId, title: "Backyard Birds — Subscription offers",
+                  summary: "SubscriptionOfferView (iOS 26): automatic with the app icon, compact, and a custom style; win-back offers for lapsed subscribers.") {
+            AnyView(SubscriptionOfferShop())
+        },
         StorePage(id: "food-truck", bundleId: FoodTruck.bundleId, title: "Food Truck",
                   summary: "StoreView of the annual sales history, Social Feed+ and a subscription status panel.") {
             AnyView(FoodTruckStore())

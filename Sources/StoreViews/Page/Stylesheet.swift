@@ -32,6 +32,7 @@ a{color:var(--sk-accent)}
 .sk-product:not(:has(.sk-product-icon)) .sk-product-text{grid-column:1/3}
 .sk-icon-border{border-radius:22%;border:1px solid var(--sk-separator);background:var(--sk-grouped)}
 .sk-placeholder-icon{display:block;width:100%;height:100%;border-radius:22%;background:var(--sk-separator)}
+.sk-app-icon{display:flex;align-items:center;justify-content:center;width:100%;height:100%;border-radius:22%;background:var(--sk-accent);color:var(--sk-on-accent);font-weight:700;font-size:1.4rem}
 .sk-offer-view{display:grid;grid-template-columns:auto 1fr auto;gap:.5rem 1rem;align-items:center;padding:1rem;background:var(--sk-card);border-radius:var(--sk-radius);border:1px solid var(--sk-separator)}.sk-offer-view-compact{padding:.6rem .8rem}.sk-offer-view .sk-offer-details{grid-column:1/-1}.sk-offer-group{margin:0;font-size:.85em;opacity:.75}
 .sk-product-compact{padding:.6rem .8rem}.sk-product-compact .sk-product-icon{width:2.5rem;height:2.5rem;font-size:1.5rem}
 .sk-product-large{grid-template-columns:1fr;justify-items:center;text-align:center;padding:1.5rem}.sk-product-large .sk-product-icon,.sk-product-large .sk-product-text,.sk-product-large>.sk-action-form,.sk-product-large>.sk-owned{grid-column:1}

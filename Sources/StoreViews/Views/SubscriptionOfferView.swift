@@ -15,12 +15,25 @@ public struct SubscriptionOfferView<Icon: View, PlaceholderIcon: View>: Primitiv
     let prefersPromotionalIcon: Bool
     let icon: Icon?
     let placeholderIcon: PlaceholderIcon?
+    /// The icon drawn from the promotional image's loading phase (the `ProductIconPhase` forms).
+    let phaseIcon: ((ProductIconPhase) -> Icon)?
+    /// `useAppIcon: true`: the app's icon (`AppIconMark`).
+    let useAppIcon: Bool
 
-    init(source: Source, prefersPromotionalIcon: Bool = false, icon: Icon?, placeholderIcon: PlaceholderIcon?) {
+    init(source: Source, prefersPromotionalIcon: Bool = false, icon: Icon?, placeholderIcon: PlaceholderIcon?,
+         phaseIcon: ((ProductIconPhase) -> Icon)? = nil, useAppIcon: Bool = false) {
         self.source = source
         self.prefersPromotionalIcon = prefersPromotionalIcon
         self.icon = icon
         self.placeholderIcon = placeholderIcon
+        self.phaseIcon = phaseIcon
+        self.useAppIcon = useAppIcon
+    }
+
+    /// Draws `icon` from the promotional image's phase, `placeholderIcon` while the product loads.
+    public init(id subscriptionID: Product.ID, @ViewBuilder icon: @escaping (ProductIconPhase) -> Icon,
+                @ViewBuilder placeholderIcon: () -> PlaceholderIcon) {
+        self.init(source: .id(subscriptionID), icon: nil, placeholderIcon: placeholderIcon(), phaseIcon: icon)
     }
 
     public init(groupID: String, visibleRelationship: Product.SubscriptionRelationship, @ViewBuilder icon: () -> Icon,
@@ -72,8 +85,20 @@ public struct SubscriptionOfferView<Icon: View, PlaceholderIcon: View>: Primitiv
             PurchaseIntent(productID: $0.id, offer: offer, onStart: environment.onInAppPurchaseStart,
                            onCompletion: environment.onInAppPurchaseCompletion)
         }
-        let shownIcon: AnyView? = loading ? placeholderIcon.map { AnyView($0) } : icon.map { AnyView($0) }
-            ?? (prefersPromotionalIcon ? AnyView(AutomaticProductPlaceholderIcon()) : nil)
+        let shownIcon: AnyView?
+        if loading {
+            shownIcon = placeholderIcon.map { AnyView($0) }
+        } else if let phaseIcon {
+            // A catalog has no promotional images: the phase after loading is `.unavailable`.
+            shownIcon = AnyView(phaseIcon(.unavailable))
+        } else if let icon {
+            shownIcon = AnyView(icon)
+        } else if useAppIcon {
+            shownIcon = AnyView(AppIconMark(name: visible?.subscription?.groupDisplayName ?? visible?.displayName ?? ""))
+        } else {
+            // The catalog carries no promotional images; StoreKit then keeps the placeholder.
+            shownIcon = prefersPromotionalIcon ? AnyView(AutomaticProductPlaceholderIcon()) : nil
+        }
         return SubscriptionOfferViewStyleConfiguration(
             activeOffer: offer, icon: .init(view: shownIcon), state: state,
             subscriptionStatus: group.flatMap { store.subscriptionStatuses[$0] } ?? [], visibleSubscription: visible,
@@ -113,6 +138,33 @@ extension SubscriptionOfferView where Icon == EmptyView, PlaceholderIcon == Empt
     /// Apple's default for a product is `prefersPromotionalIcon: true` (unlike the ID form).
     public init(_ subscription: Product, prefersPromotionalIcon: Bool = true) {
         self.init(source: .product(subscription), prefersPromotionalIcon: prefersPromotionalIcon, icon: nil, placeholderIcon: nil)
+    }
+}
+
+extension SubscriptionOfferView where Icon == EmptyView, PlaceholderIcon == EmptyView {
+    /// Shows the app's icon beside the offer when `useAppIcon` is true (drawn as `AppIconMark`:
+    /// a catalog has no icon artwork).
+    public init(groupID: String, visibleRelationship: Product.SubscriptionRelationship, useAppIcon: Bool) {
+        self.init(source: .group(groupID, visibleRelationship), icon: nil, placeholderIcon: nil, useAppIcon: useAppIcon)
+    }
+}
+
+extension SubscriptionOfferView where PlaceholderIcon == EmptyView {
+    /// A loaded product with your icon (Apple's default here: `prefersPromotionalIcon: false`).
+    public init(_ subscription: Product, prefersPromotionalIcon: Bool = false, @ViewBuilder icon: () -> Icon) {
+        self.init(source: .product(subscription), prefersPromotionalIcon: prefersPromotionalIcon, icon: icon(), placeholderIcon: nil)
+    }
+    /// A loaded product, its icon drawn from the promotional image's phase.
+    public init(_ subscription: Product, @ViewBuilder icon: @escaping (ProductIconPhase) -> Icon) {
+        self.init(source: .product(subscription), icon: nil, placeholderIcon: nil, phaseIcon: icon)
+    }
+}
+
+extension SubscriptionOfferView where PlaceholderIcon == AutomaticProductPlaceholderIcon {
+    /// Your icon, StoreKit's grey placeholder while the product loads.
+    public init(id subscriptionID: Product.ID, prefersPromotionalIcon: Bool = false, @ViewBuilder icon: () -> Icon) {
+        self.init(source: .id(subscriptionID), prefersPromotionalIcon: prefersPromotionalIcon, icon: icon(),
+                  placeholderIcon: AutomaticProductPlaceholderIcon())
     }
 }
 
