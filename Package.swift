@@ -124,7 +124,7 @@ let package = Package(
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
         .executableTarget(name: "openstore-bench", dependencies: [
             "OpenStoreKit", "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreViews",
-            "StoreNotifications", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "StoreNotifications", "SubscriptionBackend", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

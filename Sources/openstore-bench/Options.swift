@@ -18,13 +18,15 @@ struct Options {
     var historyStore = 1_000_000
     /// Timed renders of each demo store page (`views`).
     var renders = 2_000
+    /// Customers stored before the backend's customer-info latency is measured.
+    var backendCustomers = 100_000
     /// Purchases whose `Transaction.updates` latency is measured (`client`).
     var updatePurchases = 2_000
     /// `--database postgres://…`: purchases on that PostgreSQL database beside SQLite, in the same run.
     var database: String?
 
     static let usage = """
-        usage: openstore-bench [--quick] [--only sign,bare,healthz,purchase,lifecycle,history,notifications,views,startup,client,manage|http] [--connections N]
+        usage: openstore-bench [--quick] [--only sign,bare,healthz,purchase,lifecycle,history,notifications,views,startup,client,manage,backend|http] [--connections N]
                                [--duration SECONDS] [--warm-up SECONDS] [--rounds N] [--customers N] [--subscribers N] [--renders N]
                                [--allow-debug] [--database postgres://user:password@host:port/database]
           --quick        short smoke run (about 10 s); figures are rougher
@@ -38,6 +40,7 @@ struct Options {
           --history-store  transactions in the store for the history-page figure (default 1,000,000)
           --backlog      notifications the delivery benchmark drains (default 1,000,000)
           --renders      timed renders of each demo store page (default 2,000)
+          --backend-customers  customers stored for the backend's customer-info figure (default 100,000)
           --allow-debug  run even though this is a debug build
           --database     also measure purchases with the store on this PostgreSQL database, beside SQLite
         """
@@ -67,11 +70,12 @@ struct Options {
                 options.backlog = 20_000
                 options.historyStore = 50_000
                 options.renders = 200
+                options.backendCustomers = 5_000
             case "--only":
                 for name in try value(argument).split(separator: ",").map(String.init) {
                     switch name {
                     case "http": options.only.formUnion(["bare", "healthz", "purchase"])
-                    case "sign", "bare", "healthz", "purchase", "lifecycle", "history", "notifications", "views", "startup", "client", "manage": options.only.insert(name)
+                    case "sign", "bare", "healthz", "purchase", "lifecycle", "history", "notifications", "views", "startup", "client", "manage", "backend": options.only.insert(name)
                     default: throw BenchError("unknown measurement \(name)\n\(usage)")
                     }
                 }
@@ -86,6 +90,7 @@ struct Options {
             case "--backlog": options.backlog = Int(try number(argument))
             case "--history-store": options.historyStore = Int(try number(argument))
             case "--renders": options.renders = Int(try number(argument))
+            case "--backend-customers": options.backendCustomers = Int(try number(argument))
             case "--help", "-h": throw BenchError(usage)
             default: throw BenchError("unknown argument \(argument)\n\(usage)")
             }

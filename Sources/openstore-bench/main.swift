@@ -283,6 +283,36 @@ if options.wants("manage") {
     }
 }
 
+if options.wants("backend") {
+    let backendBench = BackendBenchmark(
+        customers: options.backendCustomers, timedIngest: options.quick ? 500 : 5_000,
+        lookups: options.quick ? 500 : 5_000, concurrency: machine.cores * 8)
+    say("""
+
+        backend: SUBSCRIBED notifications (3 JWS each) verified and committed to the backend's SQLite file, \
+        \(backendBench.timedIngest) one at a time, then \(backendBench.timedIngest) with \(backendBench.concurrency) in flight; \
+        customer info over one loopback keep-alive connection with \(options.backendCustomers) customers stored, \
+        \(backendBench.lookups) random lookups, each beside GET /healthz of the same server.
+        """)
+    do {
+        let b = try await backendBench.run(log: { say("  " + $0) })
+        let limit = b.rawVerify / 3
+        report.add(.init(figure: "raw P-256 verify ÷ 3 (1 thread)", measured: "\(Report.rate(limit)) notifications/s"))
+        report.add("backend ingest, 1 in flight", b.sequential, unit: "notif/s", limitName: "verify÷3", limit: limit)
+        report.add("backend ingest, \(backendBench.concurrency) in flight", b.concurrent, unit: "notif/s",
+                   limitName: "verify÷3×\(machine.cores)", limit: limit * Double(machine.cores))
+        func ms(_ value: Double) -> String { String(format: "%.3f ms", value) }
+        report.add(.init(
+            figure: "backend customer info p99 (\(b.customers) customers)", measured: ms(b.infoP99) + " (p50 " + ms(b.infoP50) + ")",
+            limit: "GET /healthz p99 " + ms(b.healthP99), ratio: Report.ratio(b.infoP99 / b.healthP99),
+            target: "≤ 2.000 ms", met: b.infoP99 <= 2 ? "yes" : "NO"))
+        report.add(.init(figure: "  weight customer info", measured: "\(b.infoBytes) bytes"))
+    } catch {
+        say("backend benchmark failed: \(error)")
+        failed = true
+    }
+}
+
 if options.wants("startup") {
     let rounds = options.quick ? 2 : 5
     say("\nstartup: openstore serve from spawn to its 'listening on' line, fresh data and restart; \(rounds) rounds, median kept")

@@ -1,0 +1,185 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import StoreSigning
+import SubscriptionBackend
+
+/// The subscription backend (#14's Benchmark section), on a real SQLite file in a temporary
+/// folder and real ES256 data from StoreSigning's authority:
+///
+/// - **ingest**: SUBSCRIBED notifications verified (three JWS each: the notification, its
+///   transaction, its renewal info) and committed, one at a time and with many in flight; the
+///   limit is raw P-256 verify ÷ 3, measured in the same run (per core, and × cores);
+/// - **customer info**: `GET /v1/customers/{id}` over one keep-alive loopback connection with
+///   `customers` customers stored, beside `GET /healthz` of the same server (the bare route).
+///
+/// Reconcile of 10k customers after a missed day is not measured yet (it needs a store with
+/// 10k customers' history behind the Server API; docs/benchmarks.md).
+struct BackendBenchmark {
+    var customers: Int
+    var timedIngest: Int
+    var lookups: Int
+    var concurrency: Int
+
+    struct Figures {
+        var rawVerify: Double
+        var sequential: Double
+        var concurrent: Double
+        var customers: Int
+        var infoP50: Double
+        var infoP99: Double
+        var healthP99: Double
+        var infoBytes: Int
+    }
+
+    static let bundleId = "com.example.bench.backend"
+
+    func run(log: (String) -> Void) async throws -> Figures {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openstore-bench-backend-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let authority = try CertificateAuthority.generate()
+        let signer = JWSSigner(authority: authority)
+        let database = try await BackendDatabase.open(path: folder.appendingPathComponent("backend.sqlite").path)
+        var quiet = Logger(label: "bench.backend")
+        quiet.logLevel = .critical
+        let app = AppConfiguration(bundleId: Self.bundleId, environments: ["Sandbox"], trustAppleRoot: false)
+        let backend = try SubscriptionBackend(configuration: BackendConfiguration(apps: [app], reconcileIntervalSeconds: 0),
+                                              database: database, extraRootsDER: [authority.rootDER], logger: quiet)
+        do {
+            let figures = try await measure(backend: backend, signer: signer, authority: authority, log: log)
+            await database.close()
+            return figures
+        } catch {
+            await database.close()
+            throw error
+        }
+    }
+
+    private func measure(backend: SubscriptionBackend, signer: JWSSigner, authority: CertificateAuthority,
+                         log: (String) -> Void) async throws -> Figures {
+        // The limit: raw P-256 verify of a notification-sized signing input, one thread.
+        let sample = Array(notification(signer, index: 0).utf8)
+        let key = authority.leafPrivateKey
+        let signature = try key.signature(for: sample)
+        let rawVerify = RateMeter(rounds: 3, roundSeconds: 0.5).measure([
+            .init(name: "raw verify") { key.publicKey.isValidSignature(signature, for: sample) ? 1 : 0 },
+        ])[0]
+
+        var next = 0
+        func batch(_ count: Int) -> [String] {
+            defer { next += count }
+            return (next..<(next + count)).map { notification(signer, index: $0) }
+        }
+        func ingest(_ payloads: [String], inFlight: Int) async throws -> Double {
+            let start = NIODeadline.now().uptimeNanoseconds
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var iterator = payloads.makeIterator()
+                for _ in 0..<inFlight {
+                    guard let payload = iterator.next() else { break }
+                    group.addTask { _ = try await backend.receiveNotification(bundleId: Self.bundleId, signedPayload: payload) }
+                }
+                while try await group.next() != nil {
+                    if let payload = iterator.next() {
+                        group.addTask { _ = try await backend.receiveNotification(bundleId: Self.bundleId, signedPayload: payload) }
+                    }
+                }
+            }
+            return Double(payloads.count) / (Double(NIODeadline.now().uptimeNanoseconds - start) / 1e9)
+        }
+        let sequential = try await ingest(batch(timedIngest), inFlight: 1)
+        log("ingest, one in flight: \(Report.rate(sequential)) notifications/s (\(timedIngest) notifications)")
+        let concurrent = try await ingest(batch(timedIngest), inFlight: concurrency)
+        log("ingest, \(concurrency) in flight: \(Report.rate(concurrent)) notifications/s")
+        // Fill to `customers` (one customer per notification, linked by its appAccountToken), untimed.
+        while next < customers {
+            _ = try await ingest(batch(min(5_000, customers - next)), inFlight: concurrency)
+        }
+        log("\(next) customers stored")
+
+        let (info, health, bytes) = try await lookupLatencies(backend: backend, stored: next)
+        return Figures(rawVerify: rawVerify, sequential: sequential, concurrent: concurrent, customers: next,
+                       infoP50: Self.percentile(info, 0.5), infoP99: Self.percentile(info, 0.99),
+                       healthP99: Self.percentile(health, 0.99), infoBytes: bytes)
+    }
+
+    /// Customer info and the bare route, alternately, over one keep-alive connection.
+    private func lookupLatencies(backend: SubscriptionBackend, stored: Int) async throws -> ([Double], [Double], Int) {
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        let server = BackendHTTPServer(backend: backend, reconciler: Reconciler(backend: backend, http: http),
+                                       dispatcher: WebhookDispatcher(backend: backend, http: http))
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let application = Application(
+            router: server.makeRouter(), configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "bench-backend"),
+            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) },
+            logger: { var l = Logger(label: "bench.backend.http"); l.logLevel = .critical; return l }())
+        let task = Task { try await application.runService() }
+        defer { task.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw BenchError("the backend's server did not start") }
+        let base = "http://127.0.0.1:\(port)"
+        var generator = SystemRandomNumberGenerator()
+        var info: [Double] = [], health: [Double] = []
+        var bytes = 0
+        func timedGet(_ path: String) async throws -> (Double, Int) {
+            let start = NIODeadline.now().uptimeNanoseconds
+            let response = try await http.execute(HTTPClientRequest(url: base + path), timeout: .seconds(10))
+            let body = try await response.body.collect(upTo: 1 << 20)
+            let ms = Double(NIODeadline.now().uptimeNanoseconds - start) / 1e6
+            guard response.status == .ok else { throw BenchError("GET \(path) answered \(response.status.code)") }
+            return (ms, body.readableBytes)
+        }
+        for round in 0..<(lookups + 50) {
+            let user = Self.user(Int.random(in: 0..<stored, using: &generator))
+            let (a, size) = try await timedGet("/v1/customers/\(user)")
+            let (b, _) = try await timedGet("/healthz")
+            if round >= 50 {  // the first ones warm the connection and caches
+                info.append(a)
+                health.append(b)
+                bytes = size
+            }
+        }
+        task.cancel()
+        _ = try? await task.value
+        try await http.shutdown()
+        return (info, health, bytes)
+    }
+
+    static func user(_ index: Int) -> String {
+        String(format: "00000000-0000-4000-8000-%012x", index)
+    }
+
+    /// A SUBSCRIBED notification for customer `index`, signed as a store signs it.
+    private func notification(_ signer: JWSSigner, index: Int) -> String {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let id = String(2_100_000_000_000_000 + index)
+        let transaction: [String: Any] = [
+            "transactionId": id, "originalTransactionId": id, "bundleId": Self.bundleId, "productId": "bench.plus.monthly",
+            "purchaseDate": now, "originalPurchaseDate": now, "expiresDate": now + 30 * 86_400_000, "type": "Auto-Renewable Subscription",
+            "inAppOwnershipType": "PURCHASED", "signedDate": now, "environment": "Sandbox", "transactionReason": "PURCHASE",
+            "currency": "USD", "price": 4990, "storefront": "USA", "storefrontId": "143441", "quantity": 1,
+            "subscriptionGroupIdentifier": "plus", "appAccountToken": Self.user(index), "webOrderLineItemId": id,
+        ]
+        let renewal: [String: Any] = [
+            "originalTransactionId": id, "productId": "bench.plus.monthly", "autoRenewProductId": "bench.plus.monthly",
+            "autoRenewStatus": 1, "signedDate": now, "environment": "Sandbox", "recentSubscriptionStartDate": now,
+            "renewalDate": now + 30 * 86_400_000,
+        ]
+        func sign(_ object: [String: Any]) -> String {
+            signer.sign(payloadJSON: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
+        }
+        return sign([
+            "notificationType": "SUBSCRIBED", "subtype": "INITIAL_BUY", "notificationUUID": UUID().uuidString.lowercased(),
+            "signedDate": now, "version": "2.0",
+            "data": ["bundleId": Self.bundleId, "environment": "Sandbox", "signedTransactionInfo": sign(transaction),
+                     "signedRenewalInfo": sign(renewal)] as [String: Any],
+        ])
+    }
+
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
+    }
+}
