@@ -51,6 +51,9 @@ public struct PurchaseOutcome: Sendable {
     public var renewalInfo: Signed<RenewalInfoPayload>?
     /// Identifies a pending purchase for approve/decline/resolve.
     public var pendingId: String?
+    /// The world's Transaction Manager simulates a verification failure (read when the purchase
+    /// was decided): the device API corrupts the JWS, as `simulatesVerificationFailure` says.
+    public var simulatesVerificationFailure = false
 }
 
 extension AppStore {
@@ -82,10 +85,17 @@ extension AppStore {
                 transaction = try sign(record, nowMs: now)
             }
         }
+        var verificationFails: Bool
+        if let decided = result.simulatesVerificationFailure {
+            verificationFails = decided
+        } else {
+            verificationFails = await world.settings.simulatedErrors["Verification"] != nil
+        }
         return PurchaseOutcome(
             status: result.status.rawValue,
             transaction: transaction,
             renewalInfo: try result.chain.map { try signRenewalInfo($0, nowMs: now) },
-            pendingId: result.pendingId)
+            pendingId: result.pendingId,
+            simulatesVerificationFailure: verificationFails)
     }
 }

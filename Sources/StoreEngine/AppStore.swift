@@ -79,7 +79,8 @@ public final class AppStore: Sendable {
     }
 
     func world(_ id: String) async throws -> World {
-        try await worlds.world(id)
+        if let world = worlds.existingWorld(id) { return world }
+        return try await worlds.world(id)
     }
 
     /// The world's current time in milliseconds.

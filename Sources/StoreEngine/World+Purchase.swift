@@ -15,6 +15,8 @@ struct WorldPurchase: Sendable {
     var payload: TransactionPayload?
     /// World time when the purchase was decided; the answer is signed as of it.
     var nowMs: Int64?
+    /// Whether the world simulated a verification failure when the purchase was decided.
+    var simulatesVerificationFailure: Bool?
 }
 
 extension World {
@@ -73,6 +75,7 @@ extension World {
         try await commit(batch)
         var answered = result
         answered.nowMs = now
+        answered.simulatesVerificationFailure = settings.simulatedErrors["Verification"] != nil
         return answered
     }
 

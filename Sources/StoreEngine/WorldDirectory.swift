@@ -1,5 +1,6 @@
 import Foundation
 import StoreStorage
+import Synchronization
 
 /// All worlds of the store. The `default` world always exists; tests create their own so that
 /// parallel runs never see each other.
@@ -7,7 +8,12 @@ actor WorldDirectory {
     let env: WorldEnvironment
     let defaultRate: TimeRate
     let runScheduler: Bool
-    private var worlds: [String: World] = [:]
+    private var worlds: [String: World] = [:] {
+        didSet { index.withLock { $0 = worlds } }
+    }
+    /// The same worlds, readable without entering this actor: a request finds its world without
+    /// waiting behind another world's creation (one actor entry fewer on every request).
+    private nonisolated let index = Mutex<[String: World]>([:])
     private var loading: [String: Task<World, any Error>] = [:]
 
     init(env: WorldEnvironment, defaultRate: TimeRate, runScheduler: Bool) {
@@ -34,6 +40,11 @@ actor WorldDirectory {
     func world(_ id: String) async throws -> World {
         if let world = worlds[id] { return world }
         throw StoreError.worldNotFound(id)
+    }
+
+    /// The world named `id` if it exists now, without entering the actor.
+    nonisolated func existingWorld(_ id: String) -> World? {
+        index.withLock { $0[id] }
     }
 
     var all: [World] { worlds.values.sorted { $0.createdMs == $1.createdMs ? $0.id < $1.id : $0.createdMs < $1.createdMs } }
