@@ -164,3 +164,22 @@ def test_the_gallery_shows_the_paged_prominent_picker_with_a_single_subscribe_bu
         buttons = controls.find_elements(By.CSS_SELECTOR, "button.sk-subscribe")
         assert len(buttons) == 1 and buttons[0].is_displayed() and buttons[0].text.strip()
         screenshot_element(driver, section, f"gallery-control-pagedProminentPicker-{section.get_attribute('data-group-id')}")
+
+
+def test_the_offer_page_is_accessible(demo_pages, chromium, customer):
+    """Every control is named, each offer is an article named by its plan (`aria-labelledby`), and
+    the page has one `h1`, as every store page (test_accessibility.py's rules)."""
+    from test_accessibility import ax_for, ax_nodes
+    driver = chromium()
+    driver.get(demo_pages.page_url("subscription-offer", customer=customer))
+    loaded(driver)
+    interactive = {"button", "link", "radio", "checkbox", "textbox", "combobox"}
+    nameless = [n for n in ax_nodes(driver) if n["role"] in interactive and not (n["name"] or "").strip()]
+    assert not nameless, f"controls without an accessible name: {nameless}"
+    articles = driver.find_elements(By.CSS_SELECTOR, "article.sk-offer-view")
+    assert len(articles) == 2
+    for article in articles:
+        assert ax_for(driver, article)["name"] == article.find_element(By.CSS_SELECTOR, ".sk-product-name").text.strip()
+    buttons = [n["name"] for n in ax_nodes(driver) if n["role"] == "button"]
+    assert "Try It Free, Premium" in buttons, buttons
+    assert len(driver.find_elements(By.TAG_NAME, "h1")) == 1
