@@ -20,6 +20,7 @@ public struct BackendHTTPServer: Sendable {
 
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
+        router.add(middleware: BackendNotFoundMiddleware())
         let backend = backend, reconciler = reconciler, dispatcher = dispatcher
         let token = backend.configuration.apiToken
 
