@@ -14,18 +14,32 @@ extension BackendDatabase {
         "offerDiscountType", "reason", "appAccountToken", "isUpgraded", "signedMs",
     ]
 
-    /// Every transaction of each subscription alive after `sinceMs` (one of its transactions was
-    /// bought or still ran then), and every other purchase bought since.
+    /// Every transaction bought or still running since `sinceMs` (a subscription's older periods
+    /// cannot show on the charts, and are not read: a long history stays on disk).
     func overviewTransactions(environment: String?, sinceMs: Int64) async throws -> [TransactionRow] {
         var query: SQLQueryString = "SELECT \(idents: Self.overviewColumns, joinedBy: ", ") FROM \(ident: "bk_transactions") WHERE "
         if let environment { query += "\(ident: "environment") = \(bind: environment) AND " }
-        query += """
-            EXISTS (SELECT 1 FROM \(ident: "bk_transactions") \(ident: "r") \
-            WHERE \(Self.column("r", "environment")) = \(Self.column("bk_transactions", "environment")) \
-            AND \(Self.column("r", "originalTransactionId")) = \(Self.column("bk_transactions", "originalTransactionId")) \
-            AND (\(Self.column("r", "purchaseMs")) >= \(bind: sinceMs) OR \(Self.column("r", "expiresMs")) >= \(bind: sinceMs)))
-            """
+        query += "(\(ident: "purchaseMs") >= \(bind: sinceMs) OR \(ident: "expiresMs") >= \(bind: sinceMs))"
         return try await readSQL.raw(query).all(decoding: OverviewTransactionRow.self).map(\.row)
+    }
+
+    /// For each subscription with a transaction bought or running since `sinceMs`, the purchase
+    /// date of its latest transaction (keyed `environment|originalTransactionId`): a subscription
+    /// whose latest transaction ended before then (an upgrade's older, longer period may still
+    /// run on paper) is over, whatever its older transactions say.
+    func latestPurchases(environment: String?, sinceMs: Int64) async throws -> [String: Int64] {
+        var query: SQLQueryString = """
+            SELECT \(ident: "environment"), \(ident: "originalTransactionId"), MAX(\(ident: "purchaseMs")) AS \(ident: "latestMs") \
+            FROM \(ident: "bk_transactions") WHERE \(ident: "type") = \(bind: EventRules.autoRenewable)
+            """
+        if let environment { query += " AND \(ident: "environment") = \(bind: environment)" }
+        query += """
+             GROUP BY \(ident: "environment"), \(ident: "originalTransactionId") \
+            HAVING MAX(\(ident: "purchaseMs")) >= \(bind: sinceMs) OR MAX(\(ident: "expiresMs")) >= \(bind: sinceMs)
+            """
+        struct Latest: Decodable { var environment: String; var originalTransactionId: String; var latestMs: Int64 }
+        let rows = try await readSQL.raw(query).all(decoding: Latest.self)
+        return Dictionary(rows.map { ("\($0.environment)|\($0.originalTransactionId)", $0.latestMs) }, uniquingKeysWith: max)
     }
 
     /// The renewal info of the subscriptions `overviewTransactions` returns.

@@ -12,10 +12,12 @@ enum OverviewRules {
     static let purchased = "PURCHASED"
 
     struct Input: Sendable {
-        /// Every transaction of each subscription that was alive after `readStart`, and every
-        /// other purchase bought since then.
+        /// Every transaction bought or still running after `readStart`.
         var transactions: [TransactionRow]
         var renewals: [RenewalRow]
+        /// Each subscription's latest purchase date (`environment|originalTransactionId`), to tell
+        /// a subscription that ended before `readStart` from what its older transactions say.
+        var latestPurchases: [String: Int64] = [:]
         /// When each customer first seen since `readStart` was first seen.
         var customerStarts: [Int64]
         var customers: Int
@@ -81,8 +83,11 @@ enum OverviewRules {
                                   uniquingKeysWith: { a, b in a.signedMs >= b.signedMs ? a : b })
         let grouped = Dictionary(grouping: input.transactions.filter { $0.type == EventRules.autoRenewable },
                                  by: { "\($0.environment)|\($0.originalTransactionId)" })
-        let chains = grouped.map { key, rows in Chain(transactions: rows, renewal: renewals[key], nowMs: now) }
-            .filter { $0.latest.ownership == purchased }
+        let chains = grouped.compactMap { key, rows -> Chain? in
+            let chain = Chain(transactions: rows, renewal: renewals[key], nowMs: now)
+            if let latest = input.latestPurchases[key], latest > chain.latest.purchaseMs { return nil }
+            return chain.latest.ownership == purchased ? chain : nil
+        }
 
         // Now: actives, trials, MRR.
         var mrr: [String: (milliunits: Double, count: Int)] = [:]
@@ -190,6 +195,7 @@ extension SubscriptionBackend {
         return OverviewRules.figures(OverviewRules.Input(
             transactions: try await database.overviewTransactions(environment: environment, sinceMs: since),
             renewals: try await database.overviewRenewals(environment: environment, sinceMs: since),
+            latestPurchases: try await database.latestPurchases(environment: environment, sinceMs: since),
             customerStarts: try await database.customerStarts(environment: environment, sinceMs: since),
             customers: try await database.customerCount(),
             nowMs: now, environment: environment))

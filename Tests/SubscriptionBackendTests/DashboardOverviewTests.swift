@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import SubscriptionBackend
 
-/// The dashboard's figures on real signed data in a real SQLite file: nine customers whose
-/// subscriptions renew, lapse, convert, get refunded or sit in a grace period, judged 45 days in.
+/// The dashboard's figures on real signed data in a real SQLite file: ten customers whose
+/// subscriptions renew, lapse, convert, get refunded, sit in a grace period or were upgraded long
+/// ago, judged 45 days in.
 /// Each expectation names the definition it checks (docs/backend.md, Dashboard; RevenueCat's
 /// overview https://www.revenuecat.com/docs/dashboard-and-metrics/overview and charts).
 @Suite struct DashboardOverviewTests {
@@ -52,6 +53,13 @@ import Testing
         _ = try await backend.receiveNotification(bundleId: kit.bundleId, signedPayload: try kit.notification(
             "DID_FAIL_TO_RENEW", subtype: "GRACE_PERIOD", signed: t0 + 44 * d, transaction: i1,
             renewal: kit.renewal(original: "I1", signed: t0 + 44 * d, retry: true, grace: t0 + 50 * d, intent: 2)))
+        // J: a yearly plan upgraded to a monthly one that lapsed long ago; the yearly transaction
+        // still runs on paper (the backend never saw it marked isUpgraded): J is not active.
+        var yearly = kit.transaction(id: "J1", original: "J1", product: "plus.yearly", purchase: t0 - 200 * d, expires: t0 + 165 * d)
+        yearly["price"] = 39990
+        try await post("jo", yearly)
+        try await post("jo", kit.transaction(id: "J2", original: "J1", product: "plus.pro", purchase: t0 - 120 * d, expires: t0 - 89 * d,
+                                             reason: "UPGRADE"))
         // The refund of E2 is the latest thing signed: the store's clock is t0+45d.
         var refunded = kit.transaction(id: "E2", original: "E1", purchase: t0 + 27 * d, expires: t0 + 57 * d, signed: now,
                                        reason: "RENEWAL")
@@ -82,8 +90,8 @@ import Testing
             #expect(f.mrrPeriodsAssumedMonthly == 0)
             // Revenue of the last 28 days: A2 and C1 (E2 was refunded; B1 and I1 are older).
             #expect(f.revenueLast28Days == [.init(currency: "USD", milliunits: 4990 + 1990, count: 2)])
-            // New customers: first purchase in the window (C, D, E, G, H) of nine in all.
-            #expect(f.newCustomers == 5 && f.customers == 9)
+            // New customers: first purchase in the window (C, D, E, G, H) of ten in all.
+            #expect(f.newCustomers == 5 && f.customers == 10)
             // Trial conversion: E converted, G did not (D's trial has not ended).
             #expect(f.trialConversion == .init(part: 1, of: 2) && f.trialConversion.rate == 0.5)
             // Churn: of A, B, F and I, active 28 days ago, F is gone.
