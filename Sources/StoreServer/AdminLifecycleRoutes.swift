@@ -16,15 +16,6 @@ struct AdminLifecycleRoutes {
         var mode: String?
     }
 
-    struct RenewalInfoAnswer: Encodable {
-        var signedRenewalInfo: String
-        var renewalInfo: RenewalInfoPayload
-        init(_ signed: Signed<RenewalInfoPayload>) {
-            signedRenewalInfo = signed.jws
-            renewalInfo = signed.payload
-        }
-    }
-
     func register(on router: Router<BasicRequestContext>) {
         let increase = router.group("admin/v1/worlds/:world/transactions/:transactionId/price-increase")
             .add(middleware: AdminAccess(token: token))
@@ -36,17 +27,17 @@ struct AdminLifecycleRoutes {
             let signed = try await store.requestPriceIncrease(
                 transactionId: try context.pathValue("transactionId"), newPrice: body.newPrice, mode: mode,
                 world: try context.pathValue("world"))
-            return try JSONResponse.ok(RenewalInfoAnswer(signed))
+            return try JSONResponse.ok(AdminView.RenewalInfoAnswer(signed))
         }
         increase.post("consent") { _, context in
             let signed = try await store.consentToPriceIncrease(
                 transactionId: try context.pathValue("transactionId"), world: try context.pathValue("world"))
-            return try JSONResponse.ok(RenewalInfoAnswer(signed))
+            return try JSONResponse.ok(AdminView.RenewalInfoAnswer(signed))
         }
         increase.post("decline") { _, context in
             let signed = try await store.declinePriceIncrease(
                 transactionId: try context.pathValue("transactionId"), world: try context.pathValue("world"))
-            return try JSONResponse.ok(RenewalInfoAnswer(signed))
+            return try JSONResponse.ok(AdminView.RenewalInfoAnswer(signed))
         }
     }
 }
