@@ -8,6 +8,8 @@ refuses or cannot be reached; errors go to stderr as "Error: …".
 from __future__ import annotations
 
 import json
+import os
+import stat
 import subprocess
 import threading
 import time
@@ -185,3 +187,27 @@ def test_receiver_without_a_root_certificate_fails_with_usage_code(catalog_serve
     output = "\n".join(receiver.lines)
     assert receiver.proc.returncode == USAGE, output
     assert f"Error: cannot get the root certificate from {dead}" in output and "give --root FILE.der or --data DIR" in output
+
+
+# -- keys create -------------------------------------------------------------------------------
+
+def test_keys_create_refuses_a_missing_world_and_a_path_that_is_not_a_file(catalog_server, world, tmp_path):
+    """A key of a world that does not exist would answer 401 on every call, so it is refused with
+    the way out; an --out that is a device or a folder is refused before any key is made (an atomic
+    write renames over the path, which as root replaced /dev/full itself)."""
+    data = ["--data", str(catalog_server.data_dir), "--bundle-id", SANDBOX]
+    code, out, err = run(catalog_server, "keys", "create", *data, "--world", "no-such-world", "--out", str(tmp_path / "k.p8"))
+    assert (code, out) == (USAGE, ""), err
+    assert "no world named no-such-world" in err and "openstore world create no-such-world" in err, err
+    assert not (tmp_path / "k.p8").exists()
+    fifo = tmp_path / "fifo"  # a special file of the test's own: never risk a real device node
+    os.mkfifo(fifo)
+    for path, kind in [(str(fifo), "not a regular file"), (str(tmp_path), "a folder")]:
+        code, out, err = run(catalog_server, "keys", "create", *data, "--out", path)
+        assert (code, out) == (USAGE, ""), err
+        assert f"--out {path} is {kind}" in err, err
+    assert stat.S_ISFIFO(fifo.stat().st_mode)  # still the FIFO, not replaced by a key file
+    # A world that exists gets its key.
+    code, out, err = run(catalog_server, "keys", "create", *data, "--world", world, "--out", str(tmp_path / "w.p8"), "--json")
+    assert code == 0, err
+    assert json.loads(out.strip().splitlines()[-1])["world"] == world

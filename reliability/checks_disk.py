@@ -10,6 +10,7 @@ and says so in its line."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import resource
 import signal
@@ -17,7 +18,7 @@ import subprocess
 import time
 import uuid
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import requests
 
@@ -55,8 +56,25 @@ def fill(folder: Path) -> Path:
     return filler
 
 
-def buy(store, customer: str, product: str = COINS) -> requests.Response:
-    return store.post(f"/storekit/v1/apps/{BUNDLE}/purchases", {"productId": product, "customer": customer})
+def buy(store, customer: str, product: str = COINS, request_id: Optional[str] = None) -> requests.Response:
+    headers = {"X-Request-ID": request_id} if request_id else {}
+    return store.post(f"/storekit/v1/apps/{BUNDLE}/purchases", {"productId": product, "customer": customer}, headers=headers)
+
+
+def failure_lines(store) -> Dict[str, List[dict]]:
+    """The store's JSON log lines at `error` for a failed request (issue 17: every 5xx is logged
+    once, with its context), by request ID."""
+    found: Dict[str, List[dict]] = {}
+    for raw in store.log_path.read_text(encoding="utf-8", errors="replace").splitlines():
+        if not raw.startswith("{"):
+            continue
+        try:
+            line = json.loads(raw)
+        except ValueError:
+            continue
+        if line.get("message") == "request failed" and "request_id" in line:
+            found.setdefault(line["request_id"], []).append(line)
+    return found
 
 
 def run(size: Size):
@@ -65,7 +83,7 @@ def run(size: Size):
         mounted = try_mount(ws, mount_point)
         method = f"a {FS_MB} MB tmpfs" if mounted else "RLIMIT_FSIZE (mount not permitted here)"
         data = mount_point / "data"
-        store = ws.server("disk", data_dir=data)
+        store = ws.server("disk", data_dir=data, extra=["--log-format", "json"])
         if not mounted:
             limit = FS_MB * 1024 * 1024
 
@@ -94,13 +112,15 @@ def run(size: Size):
             # Grow the database towards the size limit with real purchases until one is refused.
             pass
         refused = 0
+        refused_ids: List[str] = []
         statuses: Dict[int, int] = {}
         attempts = 0
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and attempts < 3000:
             attempts += 1
             customer = f"full-{uuid.uuid4().hex[:8]}"
-            r = buy(store, customer)
+            request_id = f"disk-{uuid.uuid4().hex}"
+            r = buy(store, customer, request_id=request_id)
             statuses[r.status_code] = statuses.get(r.status_code, 0) + 1
             if r.status_code == 200:
                 acked.setdefault(customer, []).append(r.json()["transaction"]["transactionId"])
@@ -109,10 +129,21 @@ def run(size: Size):
             body = r.json()
             expect(isinstance(body.get("error"), str) and body.get("message"), f"the 503 has no clear error: {r.text[:300]}")
             expect(r.headers.get("Retry-After"), "the 503 has no Retry-After")
+            expect(r.headers.get("X-Request-ID") == request_id, f"the 503 does not carry its request ID: {r.headers}")
+            refused_ids.append(request_id)
             refused += 1
             if refused >= 20:
                 break
         expect(refused >= 20, f"the disk never filled up for purchases after {attempts} attempts: {statuses}")
+        # Every 5xx is logged once, at error, with its context and its fault (issue 17).
+        logged = failure_lines(store)
+        for request_id in refused_ids:
+            lines = logged.get(request_id, [])
+            expect(len(lines) == 1, f"503 {request_id} was logged {len(lines)} times as a failed request: {lines}")
+            line = lines[0]
+            expect((line.get("level"), str(line.get("status")), line.get("app")) == ("error", "503", BUNDLE),
+                   f"the failed request's log line lacks its level, status or app: {line}")
+            expect(line.get("route", "").endswith("/purchases") and line.get("error"), f"the failed request's log line names no route or fault: {line}")
         # Reads keep working: the device API, the Server API, health.
         expect(store.healthy(), "/healthz failed on a full disk")
         for customer, ids in list(acked.items())[:40]:
@@ -144,7 +175,8 @@ def run(size: Size):
         store.stop()
         total = sum(len(v) for v in acked.values())
         yield (f"disk-full: store on {method}, filled; {refused} purchases refused with 503 + Retry-After, reads and the Server API "
-               f"answered 200 meanwhile, writes resumed by themselves when space returned; {total} acknowledged purchases, "
+               f"answered 200 meanwhile, each 503 logged once at error with app, route and fault; writes resumed by themselves "
+               f"when space returned; {total} acknowledged purchases, "
                "lost 0 — promise: a full disk stops writes cleanly and loses nothing acknowledged")
 
         # A read-only data folder at start.

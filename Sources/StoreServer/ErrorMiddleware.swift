@@ -4,7 +4,7 @@ import StoreEngine
 import StoreModel
 
 /// Turns every failure into a JSON answer. Input problems are 4xx with a code; only a genuine
-/// fault of the store (its database failing) is a 500, and it is logged.
+/// fault of the store (its database failing) is a 5xx, and it is logged once, by the request log.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
 
@@ -22,7 +22,8 @@ struct ErrorMiddleware: RouterMiddleware {
             return response
         } catch let error as any TemporarilyUnavailable {
             // The database is away for a moment (docs/storage.md): nothing was written; try again.
-            context.logger.warning("storage unavailable: \(error)")
+            // Logged once, by the request log, with the request's context and this fault.
+            RequestFailure.record(error, logger: context.logger)
             var response = JSONResponse.error(status: 503, code: "serviceUnavailable", message: "the store's database is unavailable; retry shortly")
             response.headers[.retryAfter] = String(error.retryAfterSeconds)
             return response

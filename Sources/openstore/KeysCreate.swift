@@ -32,11 +32,17 @@ struct KeysCreate: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let out { try OutputPath.checkWritable(out, option: "--out") }
         let database = try await DatabaseLocation.open(url: data.databaseURL, data: data.data)
         let generated: GeneratedAPIKey
         let known: [String]
         do {
             known = try await database.apps().map(\.bundleId)
+            // A key of a world that doesn't exist would open nothing (every call answers 401), so
+            // refuse it here rather than hand out a key that can never work.
+            if world != AppStore.defaultWorld, try await !database.worlds().contains(where: { $0.id == world }) {
+                throw ValidationError("no world named \(world) in this store: create it first (openstore world create \(world))")
+            }
             generated = try await AppStore.createAPIKey(in: database, bundleId: bundleId, world: world)
         } catch {
             await database.close()

@@ -63,7 +63,7 @@ struct ServerAPIErrorMiddleware: RouterMiddleware {
         } catch let error as any TemporarilyUnavailable {
             // The store's database is away for a moment: Apple's "unknown error, try again"
             // (GeneralInternalRetryableError), as 503 with Retry-After like the store's other routes.
-            context.logger.warning("Server API request: storage unavailable: \(error)")
+            RequestFailure.record(error, logger: context.logger)
             var response = AppleJSON.error(ServerAPIError(code: 5_000_001, message: "An unknown error occurred. Please try again."))
             response.status = .serviceUnavailable
             response.headers[.retryAfter] = String(error.retryAfterSeconds)
@@ -75,7 +75,7 @@ struct ServerAPIErrorMiddleware: RouterMiddleware {
         } catch let error as HTTPError where error.status.code < 500 {
             return AppleJSON.error(ServerAPIError(code: 4_000_000, message: error.body ?? error.status.reasonPhrase))
         } catch {
-            context.logger.error("Server API request failed: \(error)")
+            RequestFailure.record(error, logger: context.logger)
             return AppleJSON.error(.generalInternal)
         }
     }

@@ -130,7 +130,7 @@ struct StorePageRoutes {
             if error.status == 413 { response.headers[.connection] = "close" }
             return response
         } catch {
-            context.logger.error("store page failed: \(error)")
+            RequestFailure.record(error, logger: context.logger)
             return HTMLResponse.error(.internalServerError, "The store failed to show this page.", query: query)
         }
     }
