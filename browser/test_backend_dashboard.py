@@ -26,6 +26,7 @@ import pytest
 import requests
 
 from harness import REPO_ROOT, By, Keys, ServerProcess, network_requests, press, tab_until, wait_for
+from manage_support import unnamed_controls
 from selenium.common.exceptions import NoAlertPresentException
 
 CATALOG = REPO_ROOT / "compat" / "fixtures" / "compat.storekit"
@@ -197,6 +198,7 @@ def test_dashboard_matches_the_api_works_by_keyboard_and_keeps_hostile_text_iner
     assert page_figures(driver) == expected_texts(overview(backend))
     assert driver.find_elements(By.CSS_SELECTOR, "svg.mg-chart[role=img]"), "the charts are inline SVG images"
     assert not driver.find_elements(By.CSS_SELECTOR, "script")
+    assert not unnamed_controls(driver), unnamed_controls(driver)
 
     # Keyboard only: Tab to the lookup, type part of the hostile ID, Enter; Tab to the customer, Enter.
     tab_until(driver, "e.id === 'bd-search'")
