@@ -12,6 +12,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import List, Optional
 
 
+class _Server(ThreadingHTTPServer):
+    # The store opens many connections at once; the default listen backlog of 5 drops the rest,
+    # which a delivery then reports as a timeout that the store did not cause.
+    request_queue_size = 128
+
+
 class Receiver:
     def __init__(self, port: int = 0):
         self.bodies: List[dict] = []
@@ -33,7 +39,7 @@ class Receiver:
             def log_message(self, *args):
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.server = _Server(("127.0.0.1", port), Handler)
         self.server.daemon_threads = True
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)

@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 from typing import Dict, List, Optional
 
+import run_log
 from openstore_process import START_TIMEOUT, openstore_bin
 
 LISTENING = re.compile(r"listening on (http://[^\s/]+:\d+)\s+\(data: ([^)]*)\)")
@@ -26,6 +27,7 @@ class Started:
     """A running `openstore serve`; `url` and `data` come from its start line."""
 
     def __init__(self, args: List[str], env: Dict[str, str], cwd: Path, binary: Optional[Path] = None):
+        run_log.record_launch(args, env)
         self.proc = subprocess.Popen([str(binary or openstore_bin()), "serve", *args], cwd=str(cwd),
                                      env=clean_environment(env), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True, encoding="utf-8", errors="replace", bufsize=1)
@@ -38,6 +40,7 @@ class Started:
         def pump_out():
             for line in self.proc.stdout:
                 self.stdout.append(line)
+                run_log.record_output(line)
                 m = LISTENING.search(line)
                 if m and not ready.is_set():
                     self.url, self.data = m.group(1), m.group(2)
@@ -47,6 +50,7 @@ class Started:
         def pump_err():
             for line in self.proc.stderr:
                 self.stderr.append(line)
+                run_log.record_output(line)
 
         self._threads = [threading.Thread(target=pump_out, daemon=True), threading.Thread(target=pump_err, daemon=True)]
         for t in self._threads:

@@ -29,6 +29,7 @@ from appstoreserverlibrary.api_client import AppStoreServerAPIClient
 from appstoreserverlibrary.models.Environment import Environment
 from prometheus_client.parser import text_string_to_metric_families
 
+import run_log
 from notification_receiver import Receiver
 from openstore_harness import FIXTURES, REPO_ROOT, openstore_bin
 from openstore_process import free_port
@@ -121,6 +122,7 @@ class Scenario:
         client = AppStoreServerAPIClient(pem, info["keyId"], info["issuerId"], BUNDLE, Environment.SANDBOX)
         client._base_url = self.store.url
         self.secrets.append(client._generate_token())
+        run_log.record_secrets(self.secrets)  # and the whole run's logs are checked for them (scripts/test.sh)
         assert client.get_transaction_info(transaction_id).signedTransactionInfo
 
     def metrics(self) -> Dict[Tuple[str, Tuple], float]:

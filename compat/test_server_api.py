@@ -74,6 +74,7 @@ def create_key(server: ServerProcess, tmp: Path, bundle_id: str = BUNDLE, world:
     done = server.run_cli(*args)
     assert done.returncode == 0, done.stderr.decode()
     info = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    run_log.record_secret(Path(info["privateKeyFile"]).read_text())
     assert re.fullmatch(r"[A-Z0-9]{10}", info["keyId"]), info
     assert str(uuid.UUID(info["issuerId"])) == info["issuerId"], info
     return Key(info)

@@ -30,6 +30,7 @@ REPO_ROOT = HERE.parent
 sys.path.insert(0, str(REPO_ROOT / "testsupport"))
 sys.path.insert(0, str(REPO_ROOT / "compat"))
 from openstore_process import OpenStoreProcess, free_port, openstore_bin  # noqa: E402
+import run_log  # noqa: E402
 
 FIXTURES = HERE / "fixtures"
 CATALOG = FIXTURES / "reliability.storekit"
@@ -155,6 +156,7 @@ def create_key(store: Store, folder: Path, bundle_id: str = BUNDLE, world: Optio
     done = store.cli(*args)
     expect(done.returncode == 0, f"`openstore {' '.join(args)}` failed: {done.stderr.decode()}")
     info = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    run_log.record_secret(out.read_text())
     return Key(info["keyId"], info["issuerId"], info["bundleId"], out.read_bytes())
 
 

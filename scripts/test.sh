@@ -105,6 +105,9 @@ swift build --build-tests
 RUN_TMP="$(mktemp -d "${TMPDIR:-/tmp}/openstore-test-run.XXXXXX")"
 export TMPDIR="$RUN_TMP"
 echo "TMPDIR=$TMPDIR"
+# Every server the Python suites start appends its output here, and the secrets it was handed to
+# servers.log.secrets (testsupport/run_log.py); the last stage checks that no secret was logged.
+export OPENSTORE_TEST_RUN_LOG="$RUN_TMP/servers.log"
 
 # ---------------------------------------------------------------------------------------------
 # PostgreSQL (issue 11): a throw-away cluster (Debian's postgresql, installed when missing) on a
@@ -214,3 +217,30 @@ if [[ -n "$left" ]]; then
   exit 1
 fi
 echo "no openstore-* folder left in $RUN_TMP"
+
+# ---------------------------------------------------------------------------------------------
+# No secret in any log (issue 17): every line every store and backend printed in this run, against
+# every admin token, API token, shared secret and private key the tests handed them.
+banner "secrets in the run's logs"
+if [[ -f "$OPENSTORE_TEST_RUN_LOG" ]]; then
+  log_lines=$(wc -l <"$OPENSTORE_TEST_RUN_LOG")
+  secrets_file="$OPENSTORE_TEST_RUN_LOG.secrets"
+  sort -u "$secrets_file" -o "$secrets_file" 2>/dev/null || touch "$secrets_file"
+  secret_count=$(wc -l <"$secrets_file")
+  if [[ "$secret_count" -gt 0 ]] && grep -F -q -f "$secrets_file" "$OPENSTORE_TEST_RUN_LOG"; then
+    echo "a secret handed to a server appears in its output; the lines (secrets shown by their first 6 characters):" >&2
+    grep -F -o -f "$secrets_file" "$OPENSTORE_TEST_RUN_LOG" | cut -c1-6 | sort | uniq -c | head >&2
+    exit 1
+  fi
+  if grep -E -q 'BEGIN (EC )?PRIVATE KEY|Bearer ey' "$OPENSTORE_TEST_RUN_LOG"; then
+    echo "a private key or a bearer token appears in a server's output" >&2
+    exit 1
+  fi
+  echo "$log_lines lines of server output, $secret_count secrets handed to servers: none of them logged"
+elif [[ "${CI:-}" == "true" ]]; then
+  echo "no server output was recorded in CI: the suites did not run, or the launchers no longer record it" >&2
+  exit 1
+else
+  echo "no server output recorded (every suite skipped)"
+fi
+

@@ -17,6 +17,8 @@ from typing import List, Optional, Sequence
 
 import requests
 
+import run_log
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT = float(os.environ.get("OPENSTORE_START_TIMEOUT", "60"))
 LISTENING = re.compile(r"listening on (http://[^\s/]+:\d+)")
@@ -126,10 +128,12 @@ class OpenStoreProcess:
         log.write(f"$ {' '.join(cmd)}\n")
         log.flush()
         self.spawned_at = time.monotonic()
+        env = store_environment(self.data_dir)
+        run_log.record_launch(cmd, env)
         self.proc = subprocess.Popen(
             cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             cwd=str(REPO_ROOT), text=True, encoding="utf-8", errors="replace", bufsize=1,
-            env=store_environment(self.data_dir),
+            env=env,
         )
         self._reader = threading.Thread(target=self._pump, args=(self.proc, log), daemon=True)
         self._reader.start()
@@ -168,6 +172,7 @@ class OpenStoreProcess:
             for line in proc.stdout:
                 arrived = time.monotonic()
                 self._lines.append(line)
+                run_log.record_output(line)
                 log.write(line)
                 log.flush()
                 m = LISTENING.search(line)
