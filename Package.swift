@@ -86,10 +86,14 @@ let package = Package(
         // The developer's side: ingests notifications, keeps customer info, reconciles through the
         // Server API, sends webhooks. Knows only what a developer's server can know (never the engine).
         .target(name: "SubscriptionBackend", dependencies: [
-            "StoreModel", "StoreSigning", "StoreViews",
+            "StoreModel", "StoreSigning", "StoreViews", "StoreStorage",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "SQLiteKit", package: "sqlite-kit"),
+            .product(name: "PostgresKit", package: "postgres-kit"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -144,7 +148,7 @@ let package = Package(
         ], swiftSettings: strict),
         .testTarget(name: "StoreSigningTests", dependencies: ["StoreSigning", "StoreTestSupport"], swiftSettings: strict),
         .testTarget(name: "SubscriptionBackendTests", dependencies: [
-            "SubscriptionBackend", "StoreModel", "StoreSigning", "StoreTestSupport",
+            "SubscriptionBackend", "StoreModel", "StoreSigning", "StoreTestSupport", "StoreStorage",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ], swiftSettings: strict),

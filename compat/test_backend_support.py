@@ -24,7 +24,7 @@ import requests
 from appstoreserverlibrary.api_client import AppStoreServerAPIClient
 from appstoreserverlibrary.models.Environment import Environment
 
-from openstore_harness import REPO_ROOT, ServerProcess
+from openstore_harness import REPO_ROOT, ServerProcess, store_environment
 
 LISTENING = re.compile(r"listening on (http://[^\s/]+:\d+)")
 SECRET = "whsec-compat-" + uuid.uuid4().hex[:8]
@@ -110,8 +110,10 @@ class BackendProcess:
 
     def start(self, timeout: float = 60) -> "BackendProcess":
         self.folder.mkdir(parents=True, exist_ok=True)
-        cmd = [str(self.binary), "backend", "--host", "127.0.0.1", "--port", "0",
-               "--database", str(self.folder / "backend.sqlite"), *self.args]
+        # On the suite's PostgreSQL pass (OPENSTORE_TEST_POSTGRES_URL set), the backend keeps its
+        # state in a PostgreSQL database of its own, as `--database postgres://…` does for users.
+        database = store_environment(self.folder).get("OPENSTORE_DATABASE_URL") or str(self.folder / "backend.sqlite")
+        cmd = [str(self.binary), "backend", "--host", "127.0.0.1", "--port", "0", "--database", database, *self.args]
         self.lines = []
         self.base_url = None
         ready = threading.Event()

@@ -8,7 +8,8 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
     public var host: String
     /// 0 picks a free port.
     public var port: Int
-    /// The SQLite file holding the backend's own state.
+    /// Where the backend's own state lives: a SQLite file (a path or `sqlite:PATH`) or a
+    /// `postgres://` URL, as the store's `--database` takes it.
     public var database: String
     public var apps: [AppConfiguration]
     public var webhooks: [WebhookTarget]

@@ -3,21 +3,56 @@ import Logging
 import NIOCore
 import SQLKit
 import SQLiteKit
+import StoreStorage
 
 /// The backend's storage, kept behind this one small type (with `BackendTransaction`, the
-/// statements of a write) so it can move onto the store's storage layer (SQLite or PostgreSQL)
-/// without touching the rules. Portable SQL only: SQLKit builders and parameter binds. One connection writes (in transactions, one at a time, through
-/// `write`), a second one reads, so customer info never waits for a write.
+/// statements of a write): SQLite by default, PostgreSQL by URL (the store's `DatabaseURL`), with
+/// its own `bk_*` schema. Portable SQL only: SQLKit builders and parameter binds, quoted
+/// identifiers. One connection writes (in transactions, one at a time, through `write`), a
+/// second one reads, so customer info never waits for a write.
 public final class BackendDatabase: Sendable {
-    let writer: SQLiteConnection
-    let reader: SQLiteConnection
+    /// Which engine holds the state.
+    public enum Engine: String, Sendable { case sqlite, postgres }
+
+    public let engine: Engine
+    let writeSQL: any SQLDatabase
+    let readSQL: any SQLDatabase
+    private let begin: String
+    private let closeConnections: @Sendable () async -> Void
     private let lock = AsyncLock()
 
-    var readSQL: any SQLDatabase { reader.sql() }
+    init(engine: Engine, writeSQL: any SQLDatabase, readSQL: any SQLDatabase, begin: String,
+         close: @escaping @Sendable () async -> Void) {
+        self.engine = engine
+        self.writeSQL = writeSQL
+        self.readSQL = readSQL
+        self.begin = begin
+        self.closeConnections = close
+    }
 
-    private init(writer: SQLiteConnection, reader: SQLiteConnection) {
-        self.writer = writer
-        self.reader = reader
+    /// Opens `sqlite:PATH`, a bare path, or `postgres://user:pass@host:port/db` (as the store's
+    /// `--database` takes it), with the schema in place. `schema` (PostgreSQL only) keeps the
+    /// tables in a schema of their own, created when missing: tests use one each.
+    public static func open(url: String, schema: String? = nil, logger: Logger = Logger(label: "backend.db")) async throws -> BackendDatabase {
+        let trimmed = url.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasPrefix("postgres://") || trimmed.hasPrefix("postgresql://") || trimmed.hasPrefix("sqlite:") else {
+            return try await open(path: trimmed, logger: logger)
+        }
+        let parsed: DatabaseURL
+        do { parsed = try DatabaseURL(parsing: trimmed) } catch { throw BackendConfigurationError("\(error)") }
+        switch parsed {
+        case .sqlite(let path):
+            return try await open(path: path, logger: logger)
+        case .postgres(let location):
+            let database = try await BackendPostgres.open(location, schema: schema, logger: logger)
+            do {
+                try await database.createSchema()
+            } catch {
+                await database.close()
+                throw error
+            }
+            return database
+        }
     }
 
     /// Opens (creating when missing) the SQLite file and its folder, with the schema in place.
@@ -30,27 +65,34 @@ public final class BackendDatabase: Sendable {
         try await writer.sql().raw("PRAGMA busy_timeout=5000").run()
         let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
         try await reader.sql().raw("PRAGMA busy_timeout=5000").run()
-        let database = BackendDatabase(writer: writer, reader: reader)
-        try await database.write { store in try await BackendSchema.create(on: store.sql) }
+        let database = BackendDatabase(engine: .sqlite, writeSQL: writer.sql(), readSQL: reader.sql(), begin: "BEGIN IMMEDIATE") {
+            try? await writer.close()
+            try? await reader.close()
+        }
+        try await database.createSchema()
         return database
     }
 
+    private func createSchema() async throws {
+        try await write { store in try await BackendSchema.create(on: store.sql) }
+    }
+
     public func close() async {
-        try? await writer.close()
-        try? await reader.close()
+        await closeConnections()
     }
 
     /// Runs `body` in one transaction, after every earlier write finished: committed entirely
     /// or not at all.
     func write<T: Sendable>(_ body: @Sendable (BackendTransaction) async throws -> T) async throws -> T {
-        try await lock.run {
-            try await writer.query("BEGIN IMMEDIATE", []) { _ in }
+        let sql = writeSQL, begin = begin
+        return try await lock.run {
+            try await sql.raw(SQLQueryString(begin)).run()
             do {
-                let result = try await body(BackendTransaction(sql: writer.sql()))
-                try await writer.query("COMMIT", []) { _ in }
+                let result = try await body(BackendTransaction(sql: sql))
+                try await sql.raw("COMMIT").run()
                 return result
             } catch {
-                try? await writer.query("ROLLBACK", []) { _ in }
+                try? await sql.raw("ROLLBACK").run()
                 throw error
             }
         }

@@ -20,7 +20,7 @@ struct BackendCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("backend.json: apps, webhooks, timings.", valueName: "file")) var config: String?
     @Option(help: "Address to bind (default 127.0.0.1).") var host: String?
     @Option(help: "Port; 0 picks a free one (default 8081).") var port: Int?
-    @Option(help: ArgumentHelp("The backend's SQLite file (default .openstore-backend/backend.sqlite).", valueName: "path")) var database: String?
+    @Option(help: ArgumentHelp("Where the backend keeps its state: a SQLite file (sqlite:PATH or a path) or postgres://user:pass@host:port/db (env OPENSTORE_BACKEND_DATABASE_URL; default .openstore-backend/backend.sqlite).", valueName: "url")) var database: String?
     @Option(name: .customLong("bundle-id"), help: "An app to serve.") var bundleId: String?
     @Option(name: .customLong("app-apple-id"), help: "The app's Apple ID (required for Production).") var appAppleId: Int64?
     @Option(name: .customLong("environment"), help: "An environment to accept: Production, Sandbox (repeatable; default both).") var environments: [String] = []
@@ -43,7 +43,7 @@ struct BackendCommand: AsyncParsableCommand {
         var settings = try config.map(BackendConfiguration.load(path:)) ?? BackendConfiguration()
         if let host { settings.host = host }
         if let port { settings.port = port }
-        if let database { settings.database = database }
+        if let database = database ?? Env.value("OPENSTORE_BACKEND_DATABASE_URL") { settings.database = database }
         if let reconcileInterval { settings.reconcileIntervalSeconds = reconcileInterval }
         if let webhookRetryBase { settings.webhookRetryBaseSeconds = webhookRetryBase }
         if let apiToken { settings.apiToken = apiToken }
@@ -100,11 +100,11 @@ struct BackendCommand: AsyncParsableCommand {
         do {
             var storeRoots: [[UInt8]] = []
             for url in trustStores { storeRoots.append(try await Self.fetchRoot(url, http: http)) }
-            let database = try await BackendDatabase.open(path: settings.database)
+            let database = try await BackendDatabase.open(url: settings.database)
             let service = BackendService(configuration: settings, database: database, extraRootsDER: storeRoots, http: http, logger: logger)
             let host = settings.host
             try await service.run(handlesSignals: true) { port in
-                var lines = ["OpenStoreKit backend listening on http://\(host):\(port)  (database: \(settings.database))"]
+                var lines = ["OpenStoreKit backend listening on http://\(host):\(port)  (database: \(database.engine == .postgres ? "PostgreSQL" : settings.database))"]
                 for app in settings.apps {
                     lines.append("  \(app.bundleId): notification URL http://\(host):\(port)/apple/notifications/\(app.bundleId)")
                 }

@@ -1,4 +1,6 @@
 import Foundation
+import SQLKit
+import Testing
 import StoreSigning
 @testable import SubscriptionBackend
 
@@ -69,16 +71,38 @@ struct SignedDataKit {
     }
 }
 
-/// A backend of its own for one test, in a folder removed when the test ends (also on failure).
+/// The engines the backend's tests run on: SQLite always, PostgreSQL as well when
+/// `OPENSTORE_TEST_POSTGRES_URL` names a server (scripts/postgres.sh), as StoreStorageTests does.
+enum BackendTestEngine: String, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    static var postgresURL: String? {
+        ProcessInfo.processInfo.environment["OPENSTORE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    static var all: [BackendTestEngine] { postgresURL == nil ? [.sqlite] : [.sqlite, .postgres] }
+
+    var testDescription: String { rawValue }
+}
+
+/// A backend of its own for one test: a SQLite file in a folder removed when the test ends, or
+/// a PostgreSQL schema of its own, dropped when the test ends (also on failure).
 final class TestBackend {
     let folder: URL
     let backend: SubscriptionBackend
+    let schema: String?
 
     init(trusting roots: [[UInt8]], bundleId: String = "com.example.backend", environments: [String] = ["Sandbox"],
-         webhooks: [WebhookTarget] = []) async throws {
+         webhooks: [WebhookTarget] = [], engine: BackendTestEngine = .sqlite) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("backend-test-\(UUID().uuidString)")
+        schema = engine == .postgres ? "bk_t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() : nil
         do {
-            let database = try await BackendDatabase.open(path: folder.appendingPathComponent("backend.sqlite").path)
+            let database: BackendDatabase
+            if let schema, let url = BackendTestEngine.postgresURL {
+                database = try await BackendDatabase.open(url: url, schema: schema)
+            } else {
+                database = try await BackendDatabase.open(path: folder.appendingPathComponent("backend.sqlite").path)
+            }
             let app = AppConfiguration(bundleId: bundleId, environments: environments, trustAppleRoot: false)
             backend = try SubscriptionBackend(
                 configuration: BackendConfiguration(apps: [app], webhooks: webhooks), database: database, extraRootsDER: roots)
@@ -89,14 +113,17 @@ final class TestBackend {
     }
 
     func close() async {
+        if let schema {
+            try? await backend.database.writeSQL.raw("DROP SCHEMA IF EXISTS \(ident: schema) CASCADE").run()
+        }
         await backend.database.close()
         try? FileManager.default.removeItem(at: folder)
     }
 
     /// Runs `body` with a fresh backend and always cleans up.
     static func with<T>(trusting roots: [[UInt8]], environments: [String] = ["Sandbox"], webhooks: [WebhookTarget] = [],
-                        _ body: (TestBackend) async throws -> T) async throws -> T {
-        let test = try await TestBackend(trusting: roots, environments: environments, webhooks: webhooks)
+                        engine: BackendTestEngine = .sqlite, _ body: (TestBackend) async throws -> T) async throws -> T {
+        let test = try await TestBackend(trusting: roots, environments: environments, webhooks: webhooks, engine: engine)
         do {
             let result = try await body(test)
             await test.close()

@@ -10,9 +10,9 @@ import Testing
     let day = SignedDataKit.day
     let t0 = SignedDataKit.start
 
-    @Test func purchaseMakesAnActiveEntitlementAndOneEvent() async throws {
+    @Test(arguments: BackendTestEngine.all) func purchaseMakesAnActiveEntitlementAndOneEvent(_ engine: BackendTestEngine) async throws {
         let kit = try SignedDataKit()
-        try await TestBackend.with(trusting: [kit.authority.rootDER]) { test in
+        try await TestBackend.with(trusting: [kit.authority.rootDER], engine: engine) { test in
             let tx = kit.transaction(id: "1", original: "1", purchase: t0, expires: t0 + 30 * day, token: user)
             let n = try kit.notification("SUBSCRIBED", subtype: "INITIAL_BUY", signed: t0, transaction: tx,
                                          renewal: kit.renewal(original: "1", signed: t0))
@@ -27,10 +27,10 @@ import Testing
         }
     }
 
-    @Test func refusedDataIsStoredNowhere() async throws {
+    @Test(arguments: BackendTestEngine.all) func refusedDataIsStoredNowhere(_ engine: BackendTestEngine) async throws {
         let kit = try SignedDataKit()
         let foreign = try SignedDataKit()
-        try await TestBackend.with(trusting: [kit.authority.rootDER]) { test in
+        try await TestBackend.with(trusting: [kit.authority.rootDER], engine: engine) { test in
             let tx = kit.transaction(id: "9", original: "9", purchase: t0, expires: t0 + day, token: user)
             let cases: [(String, String)] = [
                 ("foreign root", try foreign.notification("SUBSCRIBED", signed: t0, transaction: tx, renewal: nil)),
@@ -100,9 +100,9 @@ import Testing
         return out
     }
 
-    @Test func lifecycleEventsInOrder() async throws {
+    @Test(arguments: BackendTestEngine.all) func lifecycleEventsInOrder(_ engine: BackendTestEngine) async throws {
         let kit = try SignedDataKit()
-        try await TestBackend.with(trusting: [kit.authority.rootDER]) { test in
+        try await TestBackend.with(trusting: [kit.authority.rootDER], engine: engine) { test in
             for n in try lifecycle(kit) { _ = try await test.backend.receiveNotification(bundleId: kit.bundleId, signedPayload: n) }
             #expect(try await test.eventTypes(user) == [
                 "TRIAL_STARTED", "TRIAL_CONVERTED", "BILLING_ISSUE", "RENEWAL", "BILLING_RECOVERED", "CANCELLATION",
@@ -115,17 +115,17 @@ import Testing
         }
     }
 
-    @Test func shuffledAndDuplicatedNotificationsReachTheSameState() async throws {
+    @Test(arguments: BackendTestEngine.all) func shuffledAndDuplicatedNotificationsReachTheSameState(_ engine: BackendTestEngine) async throws {
         let kit = try SignedDataKit()
         let notifications = try lifecycle(kit)
-        let ordered = try await TestBackend.with(trusting: [kit.authority.rootDER]) { test in
+        let ordered = try await TestBackend.with(trusting: [kit.authority.rootDER], engine: engine) { test in
             for n in notifications { _ = try await test.backend.receiveNotification(bundleId: kit.bundleId, signedPayload: n) }
             return try #require(try await test.backend.customerInfo(appUserId: user))
         }
         var generator = SeededGenerator(seed: 14)
         for round in 0..<3 {
             let replay = (notifications + notifications).shuffled(using: &generator)
-            let shuffled = try await TestBackend.with(trusting: [kit.authority.rootDER]) { test in
+            let shuffled = try await TestBackend.with(trusting: [kit.authority.rootDER], engine: engine) { test in
                 for n in replay { _ = try await test.backend.receiveNotification(bundleId: kit.bundleId, signedPayload: n) }
                 return try #require(try await test.backend.customerInfo(appUserId: user))
             }
@@ -141,9 +141,9 @@ import Testing
         return copy
     }
 
-    @Test func theAppsTransactionLinksTheCustomer() async throws {
+    @Test(arguments: BackendTestEngine.all) func theAppsTransactionLinksTheCustomer(_ engine: BackendTestEngine) async throws {
         let kit = try SignedDataKit()
-        try await TestBackend.with(trusting: [kit.authority.rootDER]) { test in
+        try await TestBackend.with(trusting: [kit.authority.rootDER], engine: engine) { test in
             let token = "0e4b5a7c-2222-4b6b-8c1d-5e8f00000002"
             let tx = try kit.sign(kit.transaction(id: "7", original: "7", purchase: t0, expires: t0 + 30 * day, token: token))
             let info = try await test.backend.receiveTransaction(appUserId: "alice", signedTransaction: tx)
