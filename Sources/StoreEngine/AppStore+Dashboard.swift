@@ -128,12 +128,10 @@ extension AppStore {
         let world = try await self.world(worldId)
         try await world.catchUp()
         let now = await world.nowMs()
-        let total = try await database.transactionCount(world: worldId, bundleId: app.bundleId, customer: customer)
-        let start = min(max(0, offset), total)
-        let page = try await database.transactionPage(world: worldId, bundleId: app.bundleId, customer: customer, offset: start, limit: max(0, limit))
+        let page = try await database.transactionPage(world: worldId, bundleId: app.bundleId, customer: customer, offset: max(0, offset), limit: max(0, limit))
         let runs = try await database.subscriptionRuns(world: worldId, bundleId: app.bundleId, customer: customer)
         return CustomerHistory(
-            total: total, offset: start, transactions: try page.map { try sign($0, nowMs: now) },
+            total: page.total, offset: min(max(0, offset), page.total), transactions: try page.rows.map { try sign($0, nowMs: now) },
             runs: runs.map {
                 SubscriptionRun(originalId: $0.originalId, productId: $0.productId, periods: $0.periods, firstId: $0.firstId, lastId: $0.lastId,
                                 startMs: $0.startMs, endMs: $0.endMs, revokedMs: $0.revokedMs)

@@ -57,22 +57,21 @@ extension StoreDatabase {
             }
     }
 
-    /// How many transactions a customer has in one app (an index-only count).
-    public func transactionCount(world: String, bundleId: String, customer: String) async throws -> Int {
-        try await readRows("SELECT COUNT(*) AS n FROM transactions WHERE world = ? AND bundle_id = ? AND customer = ?",
-                           [.text(world), .text(bundleId), .text(customer)]) { Int(try $0.int64("n")) }.first ?? 0
-    }
-
     /// One page of a customer's transactions in one app, newest purchase first (ties: the higher
-    /// ID first). SQL picks the page's IDs from the narrow columns; only those rows are read whole.
-    public func transactionPage(world: String, bundleId: String, customer: String, offset: Int, limit: Int) async throws -> [TransactionRecord] {
-        guard limit > 0 else { return [] }
-        return try await readRows("""
-            SELECT * FROM transactions WHERE id IN (
+    /// ID first), and how many they have in all, in one query: the count is index-only, SQL picks
+    /// the page's IDs from the narrow columns and only those rows are read whole.
+    public func transactionPage(world: String, bundleId: String, customer: String, offset: Int, limit: Int) async throws -> (total: Int, rows: [TransactionRecord]) {
+        let found = try await readRows("""
+            SELECT counted.total AS total, t.* FROM (
+                SELECT COUNT(*) AS total FROM transactions WHERE world = ? AND bundle_id = ? AND customer = ?) AS counted
+            LEFT JOIN transactions AS t ON t.id IN (
                 SELECT id FROM transactions WHERE world = ? AND bundle_id = ? AND customer = ?
                 ORDER BY purchase_ms DESC, id DESC LIMIT ? OFFSET ?)
-            ORDER BY purchase_ms DESC, id DESC
-            """, [.text(world), .text(bundleId), .text(customer), .integer(limit), .integer(max(0, offset))], decode: Self.transaction(raw:))
+            ORDER BY t.purchase_ms DESC, t.id DESC
+            """, [.text(world), .text(bundleId), .text(customer), .text(world), .text(bundleId), .text(customer), .integer(max(0, limit)), .integer(max(0, offset))]) { row in
+                (Int(try row.int64("total")), try row.optionalInt64("id") == nil ? nil : try Self.transaction(raw: row))
+            }
+        return (found.first?.0 ?? 0, found.compactMap(\.1))
     }
 
     /// A customer's subscription periods in one app as runs (see `SubscriptionRunRecord`), by

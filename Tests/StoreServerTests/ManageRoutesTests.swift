@@ -317,6 +317,13 @@ import Testing
             #expect(history.runs.count == 1)
             #expect(history.runs.first?.periods == history.total && history.runs.first?.firstId == Int64(first))
             #expect(history.runs.first?.endMs == history.transactions.compactMap(\.payload.expiresDate).max())
+            // Pages of the history are slices of it, newest purchase first; past the end, an empty page and the total.
+            let ids = history.transactions.map(\.payload.transactionId)
+            #expect(history.transactions.map(\.payload.purchaseDate) == history.transactions.map(\.payload.purchaseDate).sorted(by: >))
+            let slice = try await store.customerHistory(bundleId: Self.bundle, customer: "rita", world: "runs", offset: 1, limit: 2)
+            #expect(slice.transactions.map(\.payload.transactionId) == Array(ids[1...2]) && slice.total == history.total && slice.offset == 1)
+            let past = try await store.customerHistory(bundleId: Self.bundle, customer: "rita", world: "runs", offset: 50, limit: 10)
+            #expect(past.transactions.isEmpty && past.total == history.total && past.offset == history.total)
             var body = try await page("rita")
             #expect(body.contains("aria-label=\"Timeline: \(history.total) periods from"))
             #expect(body.contains(">×\(history.total)</text>"), "the run is counted on its bar")
