@@ -33,7 +33,7 @@ from appstoreserverlibrary.models.TransactionHistoryRequest import Order, Transa
 
 from openstore_harness import StoreClient, make_verifier, openstore_bin
 from openstore_process import free_port
-from serve_process import Started
+from serve_process import Started, refused
 from test_backend_support import api_client, backend_subscriptions, store_subscriptions, wait_until
 
 BIRDS, BIRDS_APPLE_ID = "com.example.backyardbirds", 1_640_000_001
@@ -222,3 +222,30 @@ def test_a_family_shared_subscription_reaches_the_backend_for_organizer_and_memb
     shared = system.member_equals_store(member)["entitlements"][PASS_GROUP]
     assert shared["ownershipType"] == "FAMILY_SHARED" and shared["periodType"] == "normal"
     assert shared["isActive"] and shared["expiresDate"] == mine["expiresDate"]
+
+
+def test_the_backend_switch_is_a_flag_a_variable_and_a_config_key(tmp_path):
+    """docs/configuration.md: flag beats variable beats file, for --backend/--no-backend too.
+    Without the backend nothing of it is made: no DATA/backend folder, no notification URLs."""
+    config = tmp_path / "openstore.json"
+    config.write_text(json.dumps({"port": 0, "backend": False}))
+
+    def started(name, args, env):
+        data = tmp_path / name
+        store = Started(["--config", str(config), "--data", str(data), *args], env, cwd=tmp_path)
+        try:
+            made = (data / "backend").exists()  # made before the store listens, when the backend runs
+            if made:
+                wait_until(lambda: any(BACKEND_LINE.search(line) for line in store.stdout), what="the backend line")
+            urls = requests.get(f"{store.url}/admin/v1/worlds/default/apps/{BIRDS}/notification-url", timeout=30).json()
+            return made, urls
+        finally:
+            store.stop()
+
+    made, urls = started("file-off", [], {})
+    assert not made and urls.get("sandboxURL") is None and urls.get("productionURL") is None
+    made, urls = started("variable-on", [], {"OPENSTORE_BACKEND": "on"})
+    assert made and urls["sandboxURL"].endswith(f"/apple/notifications/{BIRDS}")
+    made, _ = started("flag-off", ["--no-backend"], {"OPENSTORE_BACKEND": "on"})
+    assert not made
+    assert "OPENSTORE_BACKEND" in refused(["--config", str(config)], {"OPENSTORE_BACKEND": "maybe"}, tmp_path)
