@@ -288,6 +288,20 @@ def transactions(store: Store, world: str, bundle: str, customer: str) -> List[D
     return [jws_payload(j) for j in r.json()["signedTransactions"]]
 
 
+def notifications(store: Store, world: str = "default", after: int = 0) -> List[Dict[str, Any]]:
+    """Every notification the store lists for a world after the sequence number `after`, paged (the
+    admin API answers at most 10,000 at a time, and a full-size run emits more)."""
+    out: List[Dict[str, Any]] = []
+    while True:
+        r = requests.get(f"{store.base_url}/admin/v1/worlds/{world}/notifications?limit=10000&after={after}", timeout=60)
+        expect(r.status_code == 200, f"listing notifications: {r.status_code} {r.text[:300]}")
+        page = r.json()["notifications"]
+        out.extend(page)
+        if len(page) < 10000:
+            return out
+        after = page[-1]["seq"]
+
+
 def percentile(values: List[float], p: float) -> float:
     if not values:
         return float("nan")
