@@ -3,6 +3,8 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import StoreEngine
+import StoreModel
 import StoreSigning
 import SubscriptionBackend
 
@@ -15,8 +17,7 @@ import SubscriptionBackend
 /// - **customer info**: `GET /v1/customers/{id}` over one keep-alive loopback connection with
 ///   `customers` customers stored, beside `GET /healthz` of the same server (the bare route).
 ///
-/// Reconcile of 10k customers after a missed day is not measured yet (it needs a store with
-/// 10k customers' history behind the Server API; docs/benchmarks.md).
+/// Reconcile after a missed day is `BackendReconcileBenchmark`, below.
 struct BackendBenchmark {
     var customers: Int
     var timedIngest: Int
@@ -181,5 +182,99 @@ struct BackendBenchmark {
         guard !values.isEmpty else { return 0 }
         let sorted = values.sorted()
         return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
+    }
+}
+
+/// Reconcile after a missed day (#14's Benchmark): a real store (`StoreHTTPServer`, SQLite, the
+/// demo apps) with `customers` Backyard Birds Pass subscribers, each known to a backend through
+/// the app's post of its transaction; the backend misses a day of the store's clock, then one
+/// reconcile pass runs through the store's Server API over loopback (Notification History for
+/// the day, Transaction History per known customer, statuses of uncertain subscriptions). The
+/// limit: the same number of bare HTTP round trips on one keep-alive connection, since the pass
+/// makes at least one Server API call per customer, one after another.
+struct BackendReconcileBenchmark {
+    var customers: Int
+
+    struct Figures {
+        var customers: Int
+        var seconds: Double
+        var transactionsSeen: Int
+        var errors: Int
+        var bareSeconds: Double
+    }
+
+    static let product = "com.example.backyardbirds.pass.individual"
+
+    func run(log: (String) -> Void) async throws -> Figures {
+        let (server, store, cleanUp) = try await BenchServers.store()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openstore-bench-reconcile-\(UUID().uuidString)")
+        let http = HTTPClient(eventLoopGroupProvider: .singleton)
+        var database: BackendDatabase?
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let bundle = DemoCatalogs.backyardBirdsBundleID
+            let key = try await store.createAPIKey(bundleId: bundle)
+            let keyFile = folder.appendingPathComponent("AuthKey.p8").path
+            try Data(key.privateKeyP8.utf8).write(to: URL(fileURLWithPath: keyFile))
+            let app = AppConfiguration(
+                bundleId: bundle, appAppleId: 1_640_000_001, environments: ["Sandbox"], trustAppleRoot: false,
+                apiKey: APIKeyConfiguration(privateKeyFile: keyFile, keyId: key.key.keyId, issuerId: key.key.issuerId),
+                apiBaseURL: "http://127.0.0.1:\(server.port)")
+            let opened = try await BackendDatabase.open(path: folder.appendingPathComponent("backend.sqlite").path)
+            database = opened
+            var quiet = Logger(label: "bench.reconcile")
+            quiet.logLevel = .critical
+            let backend = try SubscriptionBackend(configuration: BackendConfiguration(apps: [app], reconcileIntervalSeconds: 0),
+                                                  database: opened, extraRootsDER: [store.authority.rootDER], logger: quiet)
+            let reconciler = Reconciler(backend: backend, http: http)
+
+            // Subscribers, each posted by "the app" so the backend knows them (untimed).
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var next = 0
+                func add() {
+                    let index = next
+                    next += 1
+                    group.addTask {
+                        let customer = "reconcile-\(index)"
+                        let outcome = try await store.purchase(PurchaseRequest(bundleId: bundle, productId: Self.product, customer: customer))
+                        guard let signed = outcome.transaction?.jws else { throw BenchError("purchase \(index) made no transaction") }
+                        _ = try await backend.receiveTransaction(appUserId: customer, signedTransaction: signed)
+                    }
+                }
+                for _ in 0..<min(32, customers) { add() }
+                while try await group.next() != nil { if next < customers { add() } }
+            }
+            log("\(customers) subscribers bought and known to the backend")
+            let settle = await reconciler.reconcile()  // stores each customer's revision
+            log("first pass (revisions stored): \(settle.transactionsSeen) transactions, \(settle.errors.count) errors")
+
+            _ = try await store.advanceTime(AppStore.defaultWorld, by: .fixed(ms: 86_400_000))
+            let start = NIODeadline.now().uptimeNanoseconds
+            let report = await reconciler.reconcile()
+            let seconds = Double(NIODeadline.now().uptimeNanoseconds - start) / 1e9
+            log("after a missed day: \(String(format: "%.2f", seconds)) s, \(report.transactionsSeen) transactions seen, \(report.subscriptionsChecked) statuses, \(report.errors.count) errors")
+
+            // The limit: as many bare round trips to the same server on one keep-alive connection.
+            let bareStart = NIODeadline.now().uptimeNanoseconds
+            for _ in 0..<customers {
+                let response = try await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(server.port)/healthz"), timeout: .seconds(10))
+                _ = try await response.body.collect(upTo: 1 << 16)
+            }
+            let bareSeconds = Double(NIODeadline.now().uptimeNanoseconds - bareStart) / 1e9
+            try await http.shutdown()
+            await opened.close()
+            await server.stop()
+            await cleanUp()
+            try? FileManager.default.removeItem(at: folder)
+            return Figures(customers: customers, seconds: seconds, transactionsSeen: report.transactionsSeen,
+                           errors: report.errors.count, bareSeconds: bareSeconds)
+        } catch {
+            try? await http.shutdown()
+            await database?.close()
+            await server.stop()
+            await cleanUp()
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
     }
 }

@@ -307,6 +307,13 @@ if options.wants("backend") {
             limit: "GET /healthz p99 " + ms(b.healthP99), ratio: Report.ratio(b.infoP99 / b.healthP99),
             target: "≤ 2.000 ms", met: b.infoP99 <= 2 ? "yes" : "NO"))
         report.add(.init(figure: "  weight customer info", measured: "\(b.infoBytes) bytes"))
+        let reconcileCustomers = options.quick ? 500 : 10_000
+        say("  reconcile: \(reconcileCustomers) subscribers of a real store, the backend misses a day, one pass through the Server API")
+        let r = try await BackendReconcileBenchmark(customers: reconcileCustomers).run(log: { say("  " + $0) })
+        report.add(.init(
+            figure: "backend reconcile, \(r.customers) customers, missed day", measured: String(format: "%.2f s", r.seconds)
+                + " (\(r.transactionsSeen) tx, \(r.errors) errors)",
+            limit: String(format: "%d bare round trips %.2f s", r.customers, r.bareSeconds), ratio: Report.ratio(r.seconds / r.bareSeconds)))
     } catch {
         say("backend benchmark failed: \(error)")
         failed = true
