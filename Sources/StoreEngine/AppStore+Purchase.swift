@@ -64,20 +64,28 @@ extension AppStore {
         return try await outcome(result, world: world)
     }
 
-    /// Signs what the world decided. A transaction made by the decision is signed from the bytes
-    /// the world stored (its `signedDate` is the decision's time), so nothing is parsed or encoded
-    /// again; a transaction read back (a downgrade answers with the current one) is signed afresh.
+    /// Signs what the world decided, dated now (after the commit, as before). A transaction made
+    /// by the decision is signed from the bytes the world stored when the clock has not moved
+    /// since (nothing parsed or encoded again), else from its payload value with the new
+    /// `signedDate` (one encode, no parse); a transaction read back (a downgrade answers with
+    /// the current one) is signed afresh. The clock is read without entering the world.
     func outcome(_ result: WorldPurchase, world: World) async throws -> PurchaseOutcome {
         var now: Int64
-        if let decided = result.nowMs { now = decided } else { now = await world.nowMs() }
+        if let clock = result.clock { now = clock.worldMs(atReal: worlds.env.realNowMs()) } else { now = await world.nowMs() }
         var record = result.transaction
         if record == nil, let chain = result.chain {
             record = try await world.transactionRecord(chain.latestTransactionId)
         }
         var transaction: Signed<TransactionPayload>?
         if let record {
-            if let payload = result.payload, payload.signedDate == now, payload.transactionId == String(record.id) {
-                let json = Array(record.payload.utf8)
+            if var payload = result.payload, payload.transactionId == String(record.id) {
+                let json: [UInt8]
+                if payload.signedDate == now {
+                    json = Array(record.payload.utf8)
+                } else {
+                    payload.signedDate = now
+                    json = payload.jsonBytes
+                }
                 let signed = Signed(jws: signer.sign(payloadJSON: json), payload: payload, payloadJSON: json)
                 signatures.store(id: record.id, seq: record.seq, signed)
                 transaction = signed

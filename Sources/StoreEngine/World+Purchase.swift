@@ -10,11 +10,12 @@ struct WorldPurchase: Sendable {
     var transaction: TransactionRecord?
     var chain: SubscriptionChain?
     var pendingId: String?
-    /// The new transaction's payload as decided, when its `signedDate` is the decision's time:
-    /// the answer signs the stored bytes of `transaction` as they are, with nothing parsed back.
+    /// The new transaction's payload as decided (its JSON is `transaction.payload`): the answer
+    /// signs it without parsing the stored JSON back.
     var payload: TransactionPayload?
-    /// World time when the purchase was decided; the answer is signed as of it.
-    var nowMs: Int64?
+    /// The world's clock when the purchase was decided: the answer reads the time from it
+    /// after the commit without entering the world again.
+    var clock: WorldClock?
     /// Whether the world simulated a verification failure when the purchase was decided.
     var simulatesVerificationFailure: Bool?
 }
@@ -74,7 +75,7 @@ extension World {
         }
         try await commit(batch)
         var answered = result
-        answered.nowMs = now
+        answered.clock = settings.clock
         answered.simulatesVerificationFailure = settings.simulatedErrors["Verification"] != nil
         return answered
     }
