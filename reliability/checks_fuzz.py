@@ -190,7 +190,9 @@ def run(size: Size):
                     if kind not in faults_seen:
                         faults_seen[kind] = block
                         # Full runs keep a mutant per new kind of fault (up to 60) as a replayed fixture.
-                        if keep_corpus and len(list(CORPUS.glob("*.storekit"))) < 60 and Path(block).exists():
+                        # Mutants over 256 KB (grown arrays: one was 19 MB) are not kept: the fixtures live in git.
+                        if (keep_corpus and len(list(CORPUS.glob("*.storekit"))) < 60 and Path(block).exists()
+                                and Path(block).stat().st_size <= 256 * 1024):
                             CORPUS.mkdir(parents=True, exist_ok=True)
                             (CORPUS / f"fault-{len(faults_seen):03d}.storekit").write_bytes(Path(block).read_bytes())
             tried += len(files)

@@ -94,6 +94,9 @@ def run(size: Size):
             soak_done.set()
             sampler.join()
             elapsed = time.monotonic() - started
+            # RSS at the end of the load, before this check lists every notification (tens of
+            # thousands at full size: building those answers is the check's doing, not the soak's).
+            rss1, fds1 = store.rss_kb(), store.open_fds()
             # Deliveries: every notification emitted during the soak reaches the receiver.
             # (every page of the list: a 10-minute soak emits more than one page of 10,000), by UUID.
             listed = {n["notificationUUID"] for n in notifications(store) if n["bundleId"] == BUNDLE}
@@ -108,7 +111,6 @@ def run(size: Size):
                     break
                 time.sleep(0.5)
             delivered = len(listed & seen)
-            rss1, fds1 = store.rss_kb(), store.open_fds()
             store.stop()
             purchases = [s for s in samples if s[2] == "purchase"]
             windows = []
@@ -123,14 +125,14 @@ def run(size: Size):
             warm = rss_curve[0] if rss_curve else rss0
             after_warmup = (rss1 - warm) / warm * 100
             curve = " ".join(str(kb // 1024) for kb in rss_curve)
-            if size.full:
-                expect(growth <= 10, f"RSS grew {growth:.0f} % ({rss0 // 1024} → {rss1 // 1024} MB; per {window} s: {curve}; "
-                                     f"after the first {window} s {after_warmup:+.0f} %)")
-            yield (f"soak: {elapsed:.0f} s at 70 % of the peak purchase rate ({target:.0f}/s of {peak:.0f}/s with {THREADS} "
-                   f"client threads), {len(purchases)} purchases, {len(samples) - len(purchases)} history reads, {delivered} "
-                   f"notifications delivered; p99 ms per {window} s: {' '.join(windows)}; RSS {rss0 // 1024} → {rss1 // 1024} MB "
-                   f"({growth:+.0f} %; per {window} s: {curve}; after the first {window} s {after_warmup:+.0f} %), fds {fds0} → {fds1}; 0 errors — promise: the store holds a steady load without "
-                   "slowing, leaking or failing")
+            line = (f"soak: {elapsed:.0f} s at 70 % of the peak purchase rate ({target:.0f}/s of {peak:.0f}/s with {THREADS} "
+                    f"client threads), {len(purchases)} purchases, {len(samples) - len(purchases)} history reads, {delivered} "
+                    f"notifications delivered; p99 ms per {window} s: {' '.join(windows)}; RSS {rss0 // 1024} → {rss1 // 1024} MB "
+                    f"({growth:+.0f} %; per {window} s: {curve}; after the first {window} s {after_warmup:+.0f} %), fds {fds0} → {fds1}; "
+                    "0 errors — promise: the store holds a steady load without slowing, leaking or failing")
+            if size.full:  # the other promises held (checked above); the figures go with the failure
+                expect(growth <= 10, f"RSS grew {growth:.0f} % (more than 10 %): {line}")
+            yield line
     finally:
         receiver.stop()
 
