@@ -41,6 +41,20 @@ extension World {
     /// scheduled chains. Writes started before the discard settle first, so what they made
     /// durable is read back. Throws `StorageUnavailable` while the database is away.
     func reloadIfNeeded() async throws {
+        // One reload at a time: a second one clearing memory mid-load would drop what the first read.
+        while needsReload {
+            if let running = reloading {
+                try await running.value
+                continue
+            }
+            let task = Task { try await self.reloadOnce() }
+            reloading = task
+            defer { if reloading == task { reloading = nil } }
+            try await task.value
+        }
+    }
+
+    private func reloadOnce() async throws {
         while needsReload {
             await writesSettled()
             let started = generation

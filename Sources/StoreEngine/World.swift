@@ -58,6 +58,8 @@ actor World {
     var generation = 0
     /// Memory was discarded and is not loaded back yet.
     var needsReload = false
+    /// The reload in progress, if any (`reloadIfNeeded`).
+    var reloading: Task<Void, any Error>?
     /// This world instance as a writer, for the group committer's fence.
     let writeScope = UUID().uuidString
     /// `commit`s between their decision and their write's outcome; a reload waits for them.
@@ -305,8 +307,10 @@ actor World {
     /// owned; batches decided on that memory meanwhile are refused too (`WriteFence`).
     func commit(_ batch: WriteBatch, announce: Bool = true) async throws {
         if needsReload {
-            // Decided on memory that was discarded and not read back (a caller that did not catch up).
+            // Decided on memory that was discarded and not read back (a caller that did not catch up):
+            // refused, and the world starts reading itself back for the next caller.
             discardMemory()
+            Task { try? await self.reloadIfNeeded() }
             throw WorldReloading()
         }
         var batch = batch
