@@ -23,17 +23,20 @@ public struct SubscriptionRun: Sendable, Equatable {
     public var firstId: Int64
     public var lastId: Int64
     public var startMs: Int64
+    /// Where the run's last period starts (the current period, when the run has not ended).
+    public var lastStartMs: Int64
     public var endMs: Int64
     /// Set when the run is one revoked (refunded, revoked, upgraded-away) period.
     public var revokedMs: Int64?
 
-    public init(originalId: Int64, productId: String, periods: Int, firstId: Int64, lastId: Int64, startMs: Int64, endMs: Int64, revokedMs: Int64?) {
+    public init(originalId: Int64, productId: String, periods: Int, firstId: Int64, lastId: Int64, startMs: Int64, lastStartMs: Int64? = nil, endMs: Int64, revokedMs: Int64?) {
         self.originalId = originalId
         self.productId = productId
         self.periods = periods
         self.firstId = firstId
         self.lastId = lastId
         self.startMs = startMs
+        self.lastStartMs = lastStartMs ?? startMs
         self.endMs = endMs
         self.revokedMs = revokedMs
     }
@@ -134,7 +137,7 @@ extension AppStore {
             total: page.total, offset: min(max(0, offset), page.total), transactions: try page.rows.map { try sign($0, nowMs: now) },
             runs: runs.map {
                 SubscriptionRun(originalId: $0.originalId, productId: $0.productId, periods: $0.periods, firstId: $0.firstId, lastId: $0.lastId,
-                                startMs: $0.startMs, endMs: $0.endMs, revokedMs: $0.revokedMs)
+                                startMs: $0.startMs, lastStartMs: $0.lastStartMs, endMs: $0.endMs, revokedMs: $0.revokedMs)
             })
     }
 

@@ -21,6 +21,8 @@ public struct SubscriptionRunRecord: Sendable, Equatable {
     public var firstId: Int64
     public var lastId: Int64
     public var startMs: Int64
+    /// Where the run's last period starts.
+    public var lastStartMs: Int64
     public var endMs: Int64
     public var revokedMs: Int64?
 }
@@ -80,7 +82,7 @@ extension StoreDatabase {
     public func subscriptionRuns(world: String, bundleId: String, customer: String) async throws -> [SubscriptionRunRecord] {
         try await readRows("""
             SELECT original_id, product_id, COUNT(*) AS periods, MIN(id) AS first_id, MAX(id) AS last_id,
-                   MIN(purchase_ms) AS start_ms, MAX(expires_ms) AS end_ms, MAX(revoked_ms) AS revoked_ms
+                   MIN(purchase_ms) AS start_ms, MAX(purchase_ms) AS last_start_ms, MAX(expires_ms) AS end_ms, MAX(revoked_ms) AS revoked_ms
             FROM (
                 SELECT id, original_id, product_id, purchase_ms, expires_ms, revoked_ms,
                        SUM(brk) OVER (PARTITION BY original_id ORDER BY purchase_ms, id ROWS UNBOUNDED PRECEDING) AS run
@@ -103,7 +105,7 @@ extension StoreDatabase {
                 SubscriptionRunRecord(
                     originalId: try row.int64("original_id"), productId: try row.string("product_id"), periods: Int(try row.int64("periods")),
                     firstId: try row.int64("first_id"), lastId: try row.int64("last_id"), startMs: try row.int64("start_ms"),
-                    endMs: try row.int64("end_ms"), revokedMs: try row.optionalInt64("revoked_ms"))
+                    lastStartMs: try row.int64("last_start_ms"), endMs: try row.int64("end_ms"), revokedMs: try row.optionalInt64("revoked_ms"))
             }
     }
 

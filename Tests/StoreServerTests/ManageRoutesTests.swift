@@ -326,8 +326,10 @@ import Testing
             #expect(past.transactions.isEmpty && past.total == history.total && past.offset == history.total)
             var body = try await page("rita")
             #expect(body.contains("aria-label=\"Timeline: \(history.total) periods from"))
-            #expect(body.contains(">×\(history.total)</text>"), "the run is counted on its bar")
-            #expect(body.components(separatedBy: "<rect ").count - 1 == 1, "one bar for the whole run")
+            #expect(body.contains(">×\(history.total - 1)</text>"), "the run's past periods are counted on their bar")
+            #expect(body.components(separatedBy: "<rect ").count - 1 == 2, "one bar for the past periods, one for the current period")
+            #expect(body.contains("<rect class=\"mg-bar-expired\"") && body.contains("<rect class=\"mg-bar-a\""))
+            #expect(body.contains("\(history.transactions[0].payload.transactionId) p.gold: ") && body.contains("(current period)</title>"))
 
             // The latest period refunded: a revoked run of its own after the others.
             let latest = try #require(history.transactions.first?.payload.transactionId)

@@ -4,8 +4,8 @@ import StoreViews
 
 /// A subscription's history on a time axis, as inline SVG. Each bar is a run of periods
 /// (`SubscriptionRun`: renewals of one product back to back, counted, "×96" on the bar), so a
-/// customer renewed monthly for years draws a few bars, not a thousand; past runs are grey,
-/// revoked periods red, the current run in the state's colour. A gap between bars is time without
+/// customer renewed monthly for years draws a few bars, not a thousand; past periods are grey,
+/// revoked periods red, the current period in the state's colour. A gap between bars is time without
 /// a period. After the last period, billing retry (red, up to now) or the grace period (orange,
 /// up to its end) is drawn as its own bar; "now" is a line. The text alternative says all of it
 /// in words; each bar's title names its transactions, product and dates, and the transactions
@@ -56,20 +56,33 @@ struct SubscriptionTimeline {
 
         html.open("svg", [("class", "mg-timeline"), ("viewBox", "0 0 \(Int(width)) \(Int(height))"), ("role", "img"), ("aria-label", "Timeline: \(summary)"),
                           ("xmlns", "http://www.w3.org/2000/svg")])
-        for run in shown {
-            let to = run.revokedMs.map { min($0, run.endMs) } ?? run.endMs
-            let kind = run.revokedMs != nil ? "mg-bar-revoked" : to <= nowMs ? "mg-bar-expired"
-                : state == "grace" || state == "billing-retry" ? "mg-bar-grace" : "mg-bar-a"
-            let left = x(run.startMs), barWidth = max(1.5, x(to) - left - 1)
+        func bar(_ kind: String, from: Int64, to: Int64, periods: Int, title: String) {
+            let left = x(from), barWidth = max(1.5, x(to) - left - 1)
             html.open("rect", [("class", kind), ("x", Self.decimal(left)), ("y", "8"), ("height", "18"), ("width", Self.decimal(barWidth))])
-            var title = run.periods == 1 ? "\(run.firstId)" : "\(run.periods) periods, \(run.firstId) to \(run.lastId)"
-            title += " \(run.productId): \(ManagePages.date(run.startMs)) – \(ManagePages.date(run.endMs))"
-            if let revokedMs = run.revokedMs { title += ", revoked \(ManagePages.date(revokedMs))" }
             html.element("title", text: title)
             html.close("rect")
-            if run.periods > 1, barWidth >= 28 {
+            if periods > 1, barWidth >= 28 {
                 html.element("text", [("class", "mg-run-count"), ("x", Self.decimal(left + barWidth / 2)), ("y", "21"), ("text-anchor", "middle"),
-                                      ("aria-hidden", "true")], text: "×\(run.periods)")
+                                      ("aria-hidden", "true")], text: "×\(periods)")
+            }
+        }
+        let current = state == "grace" || state == "billing-retry" ? "mg-bar-grace" : "mg-bar-a"
+        for run in shown {
+            let to = run.revokedMs.map { min($0, run.endMs) } ?? run.endMs
+            let product = " \(run.productId): "
+            if let revokedMs = run.revokedMs {
+                bar("mg-bar-revoked", from: run.startMs, to: to, periods: run.periods,
+                    title: "\(run.firstId)\(product)\(ManagePages.date(run.startMs)) – \(ManagePages.date(run.endMs)), revoked \(ManagePages.date(revokedMs))")
+            } else if to > nowMs, run.periods > 1, run.lastStartMs > run.startMs {
+                // The run's past periods in grey, its current period in the state's colour.
+                bar("mg-bar-expired", from: run.startMs, to: run.lastStartMs, periods: run.periods - 1,
+                    title: "\(run.periods - 1) periods, \(run.firstId) onwards\(product)\(ManagePages.date(run.startMs)) – \(ManagePages.date(run.lastStartMs))")
+                bar(current, from: run.lastStartMs, to: to, periods: 1,
+                    title: "\(run.lastId)\(product)\(ManagePages.date(run.lastStartMs)) – \(ManagePages.date(run.endMs)) (current period)")
+            } else {
+                let who = run.periods == 1 ? "\(run.firstId)" : "\(run.periods) periods, \(run.firstId) to \(run.lastId)"
+                bar(to <= nowMs ? "mg-bar-expired" : current, from: run.startMs, to: to, periods: run.periods,
+                    title: "\(who)\(product)\(ManagePages.date(run.startMs)) – \(ManagePages.date(run.endMs))")
             }
         }
         if let tailEnd {
