@@ -26,6 +26,7 @@ import pytest
 import requests
 
 from harness import REPO_ROOT, By, Keys, ServerProcess, network_requests, press, tab_until, wait_for
+import run_log  # testsupport/, on the path via harness
 from manage_support import unnamed_controls
 from selenium.common.exceptions import NoAlertPresentException
 
@@ -48,12 +49,14 @@ class Backend:
         self.lines: List[str] = []
         self.base_url: Optional[str] = None
         ready = threading.Event()
+        run_log.record_launch(cmd)
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      cwd=str(REPO_ROOT), text=True, encoding="utf-8", errors="replace", bufsize=1)
 
         def pump():
             for line in self.proc.stdout:
                 self.lines.append(line)
+                run_log.record_output(line)
                 m = LISTENING.search(line)
                 if m and not ready.is_set():
                     self.base_url = m.group(1)

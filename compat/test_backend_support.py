@@ -25,6 +25,7 @@ from appstoreserverlibrary.api_client import AppStoreServerAPIClient
 from appstoreserverlibrary.models.Environment import Environment
 
 from openstore_harness import REPO_ROOT, ServerProcess, store_environment
+import run_log  # testsupport/, on the path via openstore_harness
 
 LISTENING = re.compile(r"listening on (http://[^\s/]+:\d+)")
 SECRET = "whsec-compat-" + uuid.uuid4().hex[:8]
@@ -117,6 +118,7 @@ class BackendProcess:
         self.lines = []
         self.base_url = None
         ready = threading.Event()
+        run_log.record_launch(cmd)
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      cwd=str(REPO_ROOT), text=True, encoding="utf-8", errors="replace", bufsize=1)
         log = open(self.folder / "backend.log", "a", encoding="utf-8")
@@ -124,6 +126,7 @@ class BackendProcess:
         def pump(proc=self.proc):
             for line in proc.stdout:
                 self.lines.append(line)
+                run_log.record_output(line)
                 log.write(line)
                 log.flush()
                 m = LISTENING.search(line)

@@ -40,6 +40,7 @@ from appstoreserverlibrary.models.UserStatus import UserStatus
 
 from openstore_harness import FIXTURES, CatalogApp, ServerProcess, StoreClient, make_verifier, openstore_bin
 from openstore_process import store_environment, store_rows
+import run_log  # testsupport/
 
 BUNDLE = "com.example.sandbox"
 OTHER_BUNDLE = "com.example.other"
