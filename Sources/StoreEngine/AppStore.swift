@@ -124,6 +124,9 @@ public final class AppStore: Sendable {
     /// Creates the account, or changes its storefront and locale.
     public func saveCustomer(_ name: String, storefront: String?, locale: String?, world: String = AppStore.defaultWorld) async throws -> StoreCustomer {
         try Self.checkCustomerName(name)
+        if let locale, !LocaleIdentifier.isValid(locale) {
+            throw StoreError.malformedRequest("locale \(locale.debugDescription) is not a locale identifier such as en_US or fr_FR")
+        }
         return StoreCustomer(try await self.world(world).saveCustomer(name, storefront: storefront, locale: locale))
     }
 

@@ -112,6 +112,19 @@ import Testing
         #expect(await code(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "")) == "malformedRequest")
     }
 
+    /// A customer's locale is a locale identifier, the `Locale` pattern `/openapi.json` documents
+    /// (found by the full-size schemathesis run: `<script>` was stored and echoed back).
+    @Test func aCustomersLocaleMustBeALocaleIdentifier() async throws {
+        let store = try await makeStore()
+        for bad in ["<script>", "ll_al7ZUXr-ISlU2DqX*", "EN_us", "e", "en_", "en__US", ""] {
+            await #expect(throws: StoreError.self, "\(bad)") { try await store.saveCustomer("loc", storefront: nil, locale: bad) }
+        }
+        #expect(try await store.customer("loc") == nil)  // nothing refused was stored
+        for good in ["en_US", "fr_FR", "zh_Hans_CN", "es-419", "haw_US"] {
+            #expect(try await store.saveCustomer("loc", storefront: nil, locale: good).locale == good)
+        }
+    }
+
     @Test func storefrontDecidesCurrencyAndProductionGoesIntoThePayload() async throws {
         let store = try await makeStore(apps: [try makeApp(environment: .production)])
         _ = try await store.saveCustomer("francois", storefront: "FRA", locale: nil)
