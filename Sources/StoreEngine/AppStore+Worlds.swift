@@ -99,14 +99,7 @@ extension World {
         try await catchUp()
         settings.reset()
         settings.simulatedErrors = CatalogSimulatedErrors.defaults(for: Array(env.apps.values))  // back to the file's `_storeKitErrors`
-        customers = [:]
-        appTransactions = [:]
-        histories = [:]
-        pendingHistory = [:]
-        chains = [:]
-        chainIndex = [:]
-        chainsLoaded = []
-        agenda.removeAll()
+        clearLoadedState()
         sideTables.forget()
         try await durably { try await env.database.deleteWorldData(id, keepWorld: true) }
         try await saveSettings()

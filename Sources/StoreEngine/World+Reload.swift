@@ -25,6 +25,14 @@ extension World {
     }
 
     private func clearMemory() {
+        clearLoadedState()
+        decided = DecidedValues()
+        sideTables.forgetState()
+    }
+
+    /// Forgets every customer, history and chain read from the database (they load again on
+    /// use): after a failed write, and when the world is reset.
+    func clearLoadedState() {
         customers = [:]
         appTransactions = [:]
         histories = [:]
@@ -33,8 +41,6 @@ extension World {
         chainIndex = [:]
         chainsLoaded = []
         agenda.removeAll()
-        decided = DecidedValues()
-        sideTables.forgetState()
     }
 
     /// Loads the world from the database when its memory was discarded: settings, families and

@@ -19,15 +19,7 @@ final class PostgresEngine: Sendable {
     static let readerCount = 4
 
     private init(location: DatabaseURL.PostgresLocation, logger: Logger) throws {
-        var configuration = PostgresConnection.Configuration(
-            host: location.host, port: location.port, username: location.user, password: location.password,
-            database: location.database, tls: .disable)
-        switch location.tls {
-        case .disable: break
-        case .prefer: configuration.tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        case .require: configuration.tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        }
-        configuration.options.connectTimeout = .seconds(5)
+        let configuration = try location.connectionConfiguration()
         self.location = location
         self.logger = logger
         writer = PostgresLink(configuration: configuration, location: location, id: 0, logger: logger)

@@ -12,15 +12,7 @@ import StoreStorage
 /// reopened yet: the backend then answers 5xx until it is restarted (docs/backend.md).
 enum BackendPostgres {
     static func open(_ location: DatabaseURL.PostgresLocation, schema: String?, logger: Logger) async throws -> BackendDatabase {
-        var configuration = PostgresConnection.Configuration(
-            host: location.host, port: location.port, username: location.user, password: location.password,
-            database: location.database, tls: .disable)
-        switch location.tls {
-        case .disable: break
-        case .prefer: configuration.tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        case .require: configuration.tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        }
-        configuration.options.connectTimeout = .seconds(5)
+        let configuration = try location.connectionConfiguration()
         func connect(_ id: Int) async throws -> PostgresConnection {
             do {
                 return try await PostgresConnection.connect(
