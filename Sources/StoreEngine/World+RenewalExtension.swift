@@ -78,6 +78,7 @@ extension World {
     private func massExtendLocked(bundleId: String, productId: String, storefronts: Set<String>?, order: ExtensionOrder, recordKey: String) async throws -> MassExtendRenewalDateStatusResponse {
         if let earlier = try await worldDocument(MassExtendRenewalDateStatusResponse.self, kind: Self.massExtensionKind, key: recordKey) { return earlier }
         try await catchUp()
+        try await loadEvictedScheduledChains()
         func isTarget(_ chain: SubscriptionChain) -> Bool {
             chain.bundleId == bundleId && chain.productId == productId && chain.state == .active && chain.ownership == .purchased
                 && chain.sharedFromOriginalId == nil && (storefronts?.contains(chain.storefront) ?? true)

@@ -43,12 +43,17 @@ extension World {
         try await reloadIfNeeded()
         var inFlight: Task<Void, any Error>?
         let epoch = generation
+        // Chains forgotten to bound memory are read back before their events fire (World+Eviction).
+        var attempted = Set<Int64>()
         do {
             while let next = agenda.next, next.due <= limitMs {
+                try await loadEvictedChainsDue(upTo: limitMs, attempted: &attempted)
+                try checkGeneration(epoch)
                 var batch = WriteBatch()
                 batch.fence = fence
                 var applied = 0
                 while applied < Self.eventsPerBatch, let next = agenda.next, next.due <= limitMs {
+                    if needsEvictedChain(next.originalId, attempted: attempted) { break }
                     _ = agenda.pop()
                     guard let chain = chains[next.originalId], chain.nextEventMs == next.due, let event = chain.nextEvent else { continue }
                     try fire(event, on: chain, at: next.due, in: &batch)

@@ -15,6 +15,8 @@ struct WorldEnvironment: Sendable {
     var feed = TransactionFeed()
     /// The apps' notification URLs per world, cached for this store only.
     var notificationURLs = NotificationURLBook()
+    /// How many customers each world keeps in memory (World+Eviction.swift).
+    var customerMemory = CustomerMemorySetting()
 }
 
 /// A customer's copy of one app: the unit purchase histories are kept by.
@@ -68,6 +70,8 @@ actor World {
     /// Payloads and chains of batches not yet committed, by change number: a batch's
     /// notifications take them as values instead of parsing the JSON just encoded for the rows.
     var decided = DecidedValues()
+    /// Which customers are in memory, their last use and unwritten changes (World+Eviction.swift).
+    var residency = CustomerResidency()
 
     struct ChainKey: Hashable, Sendable {
         var bundleId: String
@@ -118,10 +122,14 @@ actor World {
     // MARK: Customers
 
     func customer(_ name: String) async throws -> CustomerRecord? {
-        if let known = customers[name] { return known }
+        if let known = customers[name] {
+            used(name)
+            return known
+        }
         let seen = generation
         let stored = try await env.database.customer(world: id, name: name)
         try checkGeneration(seen)
+        used(name)
         if let known = customers[name] { return known }
         if let stored { customers[name] = stored }
         return stored
@@ -145,6 +153,7 @@ actor World {
         let seen = generation
         let stored = try await env.database.appTransaction(world: id, bundleId: key.bundleId, customer: key.customer)
         try checkGeneration(seen)
+        used(key.customer)
         if let known = appTransactions[key] { return known }
         if let stored {
             appTransactions[key] = stored
@@ -162,6 +171,7 @@ actor World {
             applicationVersion: version, originalApplicationVersion: version, originalPurchaseMs: now,
             originalPlatform: PurchasePlatform.iOS.rawValue, createdMs: now)
         appTransactions[key] = created
+        used(key.customer)
         batch.appTransactions.append(created)
         return created
     }
@@ -170,11 +180,15 @@ actor World {
 
     /// The customer's transactions in the app, loading them (and their subscription chains) once.
     func history(_ key: CustomerKey) async throws -> [OwnedTransaction] {
-        if let known = histories[key] { return known }
+        if let known = histories[key] {
+            used(key.customer)
+            return known
+        }
         let seen = generation
         let records = try await env.database.transactions(world: id, bundleId: key.bundleId, customer: key.customer)
         let subscriptionRows = try await env.database.subscriptions(world: id, bundleId: key.bundleId, customer: key.customer)
         try checkGeneration(seen)
+        used(key.customer)
         if let known = histories[key] { return known }
         var byId: [Int64: OwnedTransaction] = [:]
         var order: [Int64] = []
@@ -192,11 +206,15 @@ actor World {
             if let chain = try? SubscriptionChain(json: Array(row.state.utf8)) { remember(chain) }
         }
         chainsLoaded.insert(key)
-        return histories[key] ?? []
+        let loaded = histories[key] ?? []
+        // Reads alone bring customers back into memory: they count towards the bound too.
+        evictIdleCustomersIfNeeded()
+        return loaded
     }
 
     /// Adds or replaces a transaction in the customer's history, loaded or not.
     func record(_ owned: OwnedTransaction, for key: CustomerKey) {
+        used(key.customer)
         if histories[key] != nil {
             // Changed in place: copying the list out and back would copy it on every renewal.
             if let index = histories[key]!.firstIndex(where: { $0.id == owned.id }) {
@@ -210,6 +228,7 @@ actor World {
     }
 
     func remember(_ chain: SubscriptionChain) {
+        used(chain.customer)
         chains[chain.originalTransactionId] = chain
         chainIndex[ChainKey(bundleId: chain.bundleId, customer: chain.customer, groupId: chain.groupId)] = chain.originalTransactionId
         if let due = chain.nextEventMs { agenda.push(due, chain.originalTransactionId) }
@@ -224,6 +243,7 @@ actor World {
         var chain = chain
         chain.version = env.identifiers.nextSeq()
         let previous = chains[chain.originalTransactionId]
+        used(chain.customer)
         chains[chain.originalTransactionId] = chain
         chainIndex[ChainKey(bundleId: chain.bundleId, customer: chain.customer, groupId: chain.groupId)] = chain.originalTransactionId
         // A new due time, or another event at the same time (a retry attempt and the grace period's
@@ -317,8 +337,11 @@ actor World {
         batch.fence = fence
         let epoch = generation
         writeStarted()
+        // Its customers stay in memory until the batch is written or refused (World+Eviction).
+        let customersWritten = writing(batch)
         defer {
             decided.forget(batch)
+            residency.written(customersWritten)
             writeEnded()
         }
         let reservation = announce ? env.feed.reserve(world: id, batch.transactions) : nil
@@ -333,6 +356,7 @@ actor World {
             throw error
         }
         env.feed.publish(reservation, batch.transactions)
+        evictIdleCustomersIfNeeded()
     }
 }
 

@@ -27,6 +27,7 @@ struct ConfigFile: Equatable {
     var rateLimit: Int?
     var notificationTimeout: Double?
     var notificationConcurrency: Int?
+    var customersInMemory: Int?
     var logFormat: String?
     var logLevel: String?
     /// `false`: no subscription backend beside the demo apps.
@@ -36,7 +37,7 @@ struct ConfigFile: Equatable {
 
     static let topKeys: Set<String> = [
         "host", "port", "data", "database", "adminToken", "rateLimit", "notificationTimeout",
-        "notificationConcurrency", "logFormat", "logLevel", "backend", "backendPort", "apps",
+        "notificationConcurrency", "logFormat", "logLevel", "backend", "backendPort", "apps", "customersInMemory",
     ]
     static let appKeys: Set<String> = ["catalog", "bundleId", "appAppleId", "environment", "notificationURLs", "sharedSecret"]
     static let urlKeys: Set<String> = ["production", "sandbox"]
@@ -78,6 +79,7 @@ struct ConfigFile: Equatable {
         config.rateLimit = try reader.integer(top["rateLimit"], at: "rateLimit", in: 0...Int64(Int32.max)).map(Int.init)
         config.notificationTimeout = try reader.number(top["notificationTimeout"], at: "notificationTimeout")
         config.notificationConcurrency = try reader.integer(top["notificationConcurrency"], at: "notificationConcurrency", in: 1...100_000).map(Int.init)
+        config.customersInMemory = try reader.integer(top["customersInMemory"], at: "customersInMemory", in: 1...Int64(Int32.max)).map(Int.init)
         config.logFormat = try reader.string(top["logFormat"], at: "logFormat")
         config.logLevel = try reader.string(top["logLevel"], at: "logLevel")
         config.backend = try reader.bool(top["backend"], at: "backend")

@@ -45,6 +45,8 @@ struct Serve: AsyncParsableCommand {
     var notificationTimeout: Double?
     @Option(name: .customLong("notification-concurrency"), help: "Server notifications: most deliveries in flight at once (env OPENSTORE_NOTIFICATION_CONCURRENCY; default 64).")
     var notificationConcurrency: Int?
+    @Option(name: .customLong("customers-in-memory"), help: "Customers each world keeps in memory; the least recently used beyond it are read back from the database on next use (env OPENSTORE_CUSTOMERS_IN_MEMORY; default 10000).")
+    var customersInMemory: Int?
     @Option(name: .customLong("log-format"), help: "text or json: one JSON object per line (env OPENSTORE_LOG_FORMAT; default text).")
     var logFormat: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical (env OPENSTORE_LOG_LEVEL; default info).")
@@ -76,6 +78,7 @@ struct Serve: AsyncParsableCommand {
         if let rateLimit = settings.rateLimit { setenv("OPENSTORE_SERVER_API_RATE_LIMIT", String(max(rateLimit, 0)), 1) }
         let database = try await DatabaseLocation.open(url: settings.database, data: settings.data)
         let store = try await AppStore.open(database: database, apps: apps)
+        store.keepCustomersInMemory(CustomerMemoryPolicy(maximumCustomers: settings.customersInMemory))
         for app in settings.apps {
             for (environment, url) in [("Production", app.productionNotificationURL), ("Sandbox", app.sandboxNotificationURL)] {
                 if let url { _ = try await store.setNotificationURL(url, bundleId: app.bundleId, environment: environment) }

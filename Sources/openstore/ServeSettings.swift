@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 import StoreModel
 
 /// The process environment, read the twelve-factor way: an empty variable counts as unset.
@@ -42,6 +43,8 @@ struct ServeSettings: Equatable {
     var rateLimit: Int?
     var notificationTimeout: Double = 5
     var notificationConcurrency = 64
+    /// Customers each world keeps in memory (docs/reliability.md, "Bounded memory").
+    var customersInMemory = CustomerMemoryPolicy.defaultMaximumCustomers
     var logFormat = LogFormat.text
     var logLevel = "info"
     /// Run the subscription backend beside the demo apps (docs/backend.md, "In one command").
@@ -62,6 +65,7 @@ struct ServeSettings: Equatable {
         ("OPENSTORE_LOG_LEVEL", "--log-level"), ("OPENSTORE_CATALOGS", "--catalog"), ("OPENSTORE_BUNDLE_IDS", "--bundle-id"),
         ("OPENSTORE_APP_APPLE_IDS", "--app-apple-id"), ("OPENSTORE_ENVIRONMENTS", "--environment"),
         ("OPENSTORE_BACKEND", "--backend/--no-backend"), ("OPENSTORE_BACKEND_PORT", "--backend-port"),
+        ("OPENSTORE_CUSTOMERS_IN_MEMORY", "--customers-in-memory"),
     ]
 
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
@@ -114,6 +118,9 @@ extension Serve {
             throw ConfigError("backend port \(backendPort) is not 0...65535")
         }
         guard settings.notificationConcurrency > 0 else { throw ConfigError("the notification concurrency must be 1 or more") }
+        settings.customersInMemory = try customersInMemory ?? int("OPENSTORE_CUSTOMERS_IN_MEMORY")
+            ?? file.customersInMemory ?? settings.customersInMemory
+        guard settings.customersInMemory > 0 else { throw ConfigError("customers in memory must be 1 or more") }
         try resolveApps(into: &settings, environment: environment, file: file, filePath: configPath)
         return settings
     }

@@ -1,0 +1,162 @@
+import Foundation
+@testable import StoreEngine
+import StoreModel
+import StoreStorage
+import StoreTestSupport
+import Testing
+
+/// A world keeps at most `CustomerMemoryPolicy.maximumCustomers` customers in memory and forgets
+/// the least recently used (World+Eviction.swift); issue 15's soak found memory growing by about
+/// 1 KB per new customer without bound. Forgetting must change nothing a customer or developer can
+/// see: history, ownership (Apple refuses a second purchase of a non-consumable), intro-offer
+/// eligibility ("one introductory offer per subscription group"), and renewals, which fire
+/// "in time order and exactly once" (DESIGN.md). Real SQLite files, no background scheduler:
+/// time moves where the test says.
+@Suite(.removesTemporaryFolders) struct CustomerMemoryTests {
+    func openStore(bound: Int, idleMs: Int64 = 0, clock: TestClock = TestClock()) async throws -> AppStore {
+        let database = try await StoreDatabase.open(path: databasePath())
+        let store = try await AppStore.open(database: database, apps: [try makeApp()], clock: clock, runScheduler: false)
+        store.keepCustomersInMemory(CustomerMemoryPolicy(maximumCustomers: bound, minimumIdleMs: idleMs))
+        return store
+    }
+
+    func buy(_ store: AppStore, _ customer: String, _ productId: String = "test.seeds") async throws -> TransactionPayload {
+        try #require(try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: productId, customer: customer)).transaction?.payload)
+    }
+
+    func all(_ store: AppStore, _ customer: String) async throws -> [TransactionPayload] {
+        try await store.transactions(bundleId: testBundle, customer: customer, scope: .all, world: world).map(\.payload)
+    }
+
+    /// Whether the world holds anything of the customer in memory.
+    func inMemory(_ store: AppStore, _ customer: String) async throws -> Bool {
+        let world = try await store.world(AppStore.defaultWorld)
+        let key = CustomerKey(bundleId: testBundle, customer: customer)
+        let record = await world.customers[customer]
+        let history = await world.histories[key]
+        let chains = await world.chains.values.filter { $0.customer == customer }
+        return record != nil || history != nil || !chains.isEmpty
+    }
+
+    /// Enough other customers buy to push `customer` out of a memory of `bound` (it is the least recently used).
+    func crowdOut(_ customer: String, of store: AppStore, bound: Int, tag: String) async throws {
+        for n in 0..<(bound + 2 * CustomerMemoryPolicy(maximumCustomers: bound).slack + 1) { _ = try await buy(store, "\(tag)-\(n)") }
+        #expect(try await !inMemory(store, customer), "\(customer) should have been forgotten")
+    }
+
+    @Test func memoryStaysAtTheBoundWhileThreeTimesAsManyCustomersBuy() async throws {
+        let bound = 20
+        let store = try await openStore(bound: bound)
+        var peak = 0
+        for n in 0..<(3 * bound) {
+            _ = try await buy(store, "c\(n)")
+            peak = max(peak, try await store.customersInMemory())
+        }
+        let slack = CustomerMemoryPolicy(maximumCustomers: bound).slack
+        #expect(peak <= bound + slack)
+        // Every purchase is still there, read back from the database, and reading all of them
+        // (each loads its customer again) keeps memory at the bound as well.
+        for n in 0..<(3 * bound) {
+            #expect(try await all(store, "c\(n)").count == 1)
+        }
+        #expect(try await store.customersInMemory() <= bound + slack)
+    }
+
+    @Test func aForgottenCustomerKeepsHistoryOwnershipAndOfferEligibility() async throws {
+        let store = try await openStore(bound: 3)
+        let owned = try await buy(store, "ana", "test.history")
+        let trial = try await buy(store, "ana", "test.monthly")
+        #expect(trial.offerDiscountType == .freeTrial)
+        try await crowdOut("ana", of: store, bound: 3, tag: "crowd")
+
+        // The same two transactions, as before.
+        let history = try await all(store, "ana")
+        #expect(Set(history.map(\.transactionId)) == [owned.transactionId, trial.transactionId])
+        try await crowdOut("ana", of: store, bound: 3, tag: "crowd2")
+        // Apple refuses a second purchase of a non-consumable the customer owns.
+        #expect(await storeCode { _ = try await buy(store, "ana", "test.history") } == "alreadyPurchased")
+        try await crowdOut("ana", of: store, bound: 3, tag: "crowd3")
+        // One introductory offer per group: ana had hers; a new customer still has one.
+        #expect(try await store.introOfferEligibleGroups(bundleId: testBundle, customer: "ana").isEmpty)
+        #expect(try await !store.introOfferEligibleGroups(bundleId: testBundle, customer: "newcomer").isEmpty)
+        try await crowdOut("ana", of: store, bound: 3, tag: "crowd4")
+        // Her subscription is still hers: buying the yearly plan in the same group is a plan
+        // change of that subscription (same original transaction), not a second subscription.
+        let changed = try await buy(store, "ana", "test.yearly")
+        #expect(changed.originalTransactionId == trial.originalTransactionId)
+    }
+
+    @Test func theSchedulerRenewsAForgottenSubscriberExactlyOncePerPeriod() async throws {
+        let store = try await openStore(bound: 3)
+        let trial = try await buy(store, "ana", "test.monthly")
+        let expiry = try #require(trial.expiresDate)
+        try await crowdOut("ana", of: store, bound: 3, tag: "crowd")
+        let before = try await store.lastEventSeq()
+        // Past the free week: the chain comes back from the database and renews once.
+        _ = try await store.advanceTime(world, byMs: 8 * dayMs)
+        var renewals = try await store.events(world: world, after: before).filter { $0.type == "DID_RENEW" && $0.customer == "ana" }
+        #expect(renewals.count == 1)
+        // Forgotten again, a month later: the next period, once.
+        try await crowdOut("ana", of: store, bound: 3, tag: "crowd2")
+        _ = try await store.advanceTime(world, byMs: 31 * dayMs)
+        renewals = try await store.events(world: world, after: before).filter { $0.type == "DID_RENEW" && $0.customer == "ana" }
+        #expect(renewals.count == 2)
+        let history = try await all(store, "ana").sorted { $0.purchaseDate < $1.purchaseDate }
+        #expect(history.count == 3)
+        #expect(Set(history.map(\.originalTransactionId)) == [trial.originalTransactionId])
+        // Each period starts where the last ended: none twice, none missing.
+        #expect(history[1].purchaseDate == expiry)
+        #expect(history[2].purchaseDate == history[1].expiresDate)
+        let status = try await store.status("ana")
+        #expect(status.status == .active)
+        #expect(status.transaction.payload.transactionId == history[2].transactionId)
+    }
+
+    @Test func forgettingWhilePurchasesRunConcurrentlyLosesNothing() async throws {
+        let bound = 8
+        let store = try await openStore(bound: bound)
+        let customers = (0..<40).map { "p\($0)" }
+        // Each customer's first purchase (its record and app transaction) is durable before the
+        // storm: with no idle time at all, only the idle guard would protect a customer created
+        // by a request still in flight (CustomerMemoryPolicy.minimumIdleMs, 60 s by default).
+        var first: [String: String] = [:]
+        for customer in customers { first[customer] = try await buy(store, customer).transactionId }
+        let bought = try await withThrowingTaskGroup(of: (String, String).self) { group in
+            for customer in customers {
+                for _ in 0..<4 {
+                    group.addTask { (customer, try await buy(store, customer).transactionId) }
+                }
+                if customer.hasSuffix("0") {
+                    group.addTask { (customer, try await buy(store, customer, "test.monthly").transactionId) }
+                }
+            }
+            var all: [String: Set<String>] = first.mapValues { [$0] }
+            for try await (customer, id) in group { all[customer, default: []].insert(id) }
+            return all
+        }
+        // Settled: one more purchase sweeps memory back to the bound.
+        _ = try await buy(store, "last")
+        #expect(try await store.customersInMemory() <= bound + CustomerMemoryPolicy(maximumCustomers: bound).slack)
+        for customer in customers {
+            let stored = Set(try await all(store, customer).map(\.transactionId))
+            #expect(stored == bought[customer], "\(customer): every acknowledged purchase is stored, no other")
+        }
+        // The subscribers' trials end: each renews exactly once, forgotten or not.
+        let before = try await store.lastEventSeq()
+        _ = try await store.advanceTime(world, byMs: 8 * dayMs)
+        let renewed = try await store.events(world: world, after: before).filter { $0.type == "DID_RENEW" }.map(\.customer)
+        #expect(renewed.sorted() == customers.filter { $0.hasSuffix("0") }.sorted())
+    }
+
+    @Test func aCustomerUsedWithinTheIdleTimeIsKeptUntilIdle() async throws {
+        let clock = TestClock()
+        let store = try await openStore(bound: 2, idleMs: 60_000, clock: clock)
+        for n in 0..<10 { _ = try await buy(store, "c\(n)") }
+        // All used within the last minute: a request might still be waiting on any of them.
+        #expect(try await store.customersInMemory() == 10)
+        clock.advance(61)
+        _ = try await buy(store, "late")
+        #expect(try await store.customersInMemory() <= 2 + CustomerMemoryPolicy(maximumCustomers: 2).slack)
+        #expect(try await !inMemory(store, "c0"))
+    }
+}
