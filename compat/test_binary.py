@@ -1,11 +1,13 @@
 """One binary (issue 17): `openstore`, copied alone into an empty folder, runs with `--data` there and
 sells, and what it signs passes Apple's verifier.
 
-The binary is $OPENSTORE_RELEASE_BIN when set (scripts/release.sh's dist/openstore-linux-ARCH: then
-`ldd` must list no Swift runtime library too), else the binary under test ($OPENSTORE_BIN). Its
-environment is emptied (no OPENSTORE_*, a PATH without the Swift toolchain), so it cannot lean on
-the build folder, a resource bundle or the toolchain's libraries by accident beyond what `ldd`
-shows.
+The binary is $OPENSTORE_STATIC_BIN when set: one linked with the Swift runtime and Foundation
+inside (scripts/link-static.sh, run by scripts/test.sh on every run, or scripts/release.sh's
+dist/openstore-linux-ARCH). Then `ldd` must list only the C library's family, and the running
+store must have mapped no file of the Swift toolchain. Else it is the binary under test
+($OPENSTORE_BIN, linked dynamically). Its environment is emptied (no OPENSTORE_*, a PATH without
+the Swift toolchain, no LD_LIBRARY_PATH), so it cannot lean on the build folder, a resource bundle
+or the toolchain by accident beyond what `ldd` shows.
 """
 
 from __future__ import annotations
@@ -26,9 +28,34 @@ from serve_process import Started
 BUNDLE, PRODUCT = "com.example.backyardbirds", "com.example.backyardbirds.pellets"
 
 
+# What a Linux machine without Swift has: the C library and its family (glibc's libc, libm, libdl,
+# libpthread, librt, libutil, the loader and the vDSO), GCC's C++ runtime (libstdc++, libgcc_s;
+# the Swift runtime is written in C++) and zlib (SQLite's and NIO's compression).
+SYSTEM_LIBRARIES = re.compile(
+    r"linux-vdso\.so\.\d+|ld-linux[-\w]*\.so\.\d+|lib(c|m|dl|pthread|rt|util|stdc\+\+|gcc_s|z)\.so(\.\d+)*")
+
+
+def static() -> bool:
+    return bool(os.environ.get("OPENSTORE_STATIC_BIN"))
+
+
 def binary() -> Path:
-    release = os.environ.get("OPENSTORE_RELEASE_BIN")
-    return Path(release).resolve() if release else openstore_bin()
+    return Path(os.environ["OPENSTORE_STATIC_BIN"]).resolve() if static() else openstore_bin()
+
+
+def linked_libraries(path: Path) -> list:
+    out = subprocess.run(["ldd", str(path)], capture_output=True, text=True, check=True).stdout
+    return [os.path.basename(line.split()[0]) for line in out.splitlines() if line.strip()]
+
+
+def mapped_files(pid: int) -> set:
+    """The files a running process has mapped (its binary, the libraries it loaded)."""
+    files = set()
+    for line in Path(f"/proc/{pid}/maps").read_text().splitlines():
+        fields = line.split(None, 5)
+        if len(fields) == 6 and fields[5].startswith("/"):
+            files.add(fields[5].strip())
+    return files
 
 
 def test_the_binary_runs_from_an_empty_folder_and_sells_what_apples_verifier_accepts(tmp_path):
@@ -38,15 +65,21 @@ def test_the_binary_runs_from_an_empty_folder_and_sells_what_apples_verifier_acc
     folder = tmp_path / "empty"
     folder.mkdir()
     shutil.copy2(source, folder / "openstore")
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(folder)}
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(folder), "LD_LIBRARY_PATH": ""}
     version = subprocess.run([str(folder / "openstore"), "--version"], capture_output=True, text=True, env=env, timeout=60)
     assert re.fullmatch(r"\d+\.\d+\.\d+ \(commit [0-9a-z-]+\)\n", version.stdout), version
-    if os.environ.get("OPENSTORE_RELEASE_BIN"):
-        libraries = subprocess.run(["ldd", str(folder / "openstore")], capture_output=True, text=True).stdout
-        assert not re.search(r"libswift|libFoundation|libdispatch|libBlocksRuntime", libraries), libraries
+    if static():
+        # Issue 17: "`ldd` shows no Swift runtime libraries".
+        libraries = linked_libraries(folder / "openstore")
+        assert [lib for lib in libraries if not SYSTEM_LIBRARIES.fullmatch(lib)] == [], libraries
 
-    store = Started(["--port", "0", "--data", "./data"], {"HOME": str(folder)}, cwd=folder, binary=folder / "openstore")
+    store = Started(["--port", "0", "--data", "./data"], env, cwd=folder, binary=folder / "openstore")
     try:
+        if static():
+            # What the running store really loaded: no file of the toolchain, no Swift library.
+            toolchain = sorted(f for f in mapped_files(store.proc.pid) if f != str(folder / "openstore")
+                               and re.search(r"swift|foundation|dispatch|blocksruntime", f, re.I))
+            assert toolchain == [], toolchain
         assert requests.get(store.url + "/openapi.json", timeout=30).json()["openapi"].startswith("3.")
         products = requests.get(f"{store.url}/storekit/v1/apps/{BUNDLE}/products", timeout=30).json()["products"]
         assert PRODUCT in {p["id"] for p in products}, [p["id"] for p in products]
