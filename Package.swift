@@ -113,6 +113,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], resources: [.copy("Resources")], swiftSettings: strict, plugins: ["EmbedResources"]),
         .executableTarget(name: "openstore", dependencies: [
             "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreViews", "StoreKitTypes",

@@ -16,10 +16,26 @@ extension AppStore {
         try await worlds.create(id, rate: rate).info()
     }
 
+    /// Every world of the store. With many instances, the ones another instance serves are
+    /// described from their stored settings (their clock as saved there).
     public func listWorlds() async -> [WorldInfo] {
         var out: [WorldInfo] = []
         for world in await worlds.all { out.append(await world.info()) }
-        return out
+        guard worlds.env.ownership != nil, let stored = try? await database.worlds() else { return out }
+        let served = Set(out.map(\.id))
+        let realNow = worlds.env.realNowMs()
+        for row in stored where !served.contains(row.id) {
+            guard let settings = try? PayloadCoding.decoder.decode(WorldSettings.self, from: Data(row.config.utf8)) else { continue }
+            let rate = settings.clock.rate
+            out.append(WorldInfo(id: row.id, createdMs: row.createdMs, nowMs: settings.clock.worldMs(atReal: realNow),
+                                 rate: rate.description, clockSpeed: rate.clockSpeed, settings: settings))
+        }
+        return out.sorted { $0.createdMs == $1.createdMs ? $0.id < $1.id : $0.createdMs < $1.createdMs }
+    }
+
+    /// The worlds this instance serves: whose scheduler and notification deliveries run here.
+    public func servedWorldIds() async -> [String] {
+        await worlds.all.map(\.id)
     }
 
     public func worldInfo(_ id: String) async throws -> WorldInfo {
@@ -101,7 +117,7 @@ extension World {
         settings.simulatedErrors = CatalogSimulatedErrors.defaults(for: Array(env.apps.values))  // back to the file's `_storeKitErrors`
         clearLoadedState()
         sideTables.forget()
-        try await durably { try await env.database.deleteWorldData(id, keepWorld: true) }
+        try await durably { try await env.database.deleteWorldData(id, keepWorld: true, lease: leaseEpoch) }
         try await saveSettings()
     }
 }

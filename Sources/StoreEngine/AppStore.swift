@@ -40,9 +40,11 @@ public final class AppStore: Sendable {
     /// identifiers where the last run stopped.
     /// - Parameter defaultRate: the clock rate of worlds created without one; defaults to the
     ///   first app catalog's `_timeRate`.
+    /// - Parameter instance: on PostgreSQL, this process as one of many instances sharing the
+    ///   database: worlds are then served under leases (WorldOwnership).
     public static func open(
         database: StoreDatabase, apps: [StoreApp], clock: any StoreClock = SystemClock(),
-        defaultRate: TimeRate? = nil, runScheduler: Bool = true
+        defaultRate: TimeRate? = nil, runScheduler: Bool = true, instance: InstanceSettings? = nil
     ) async throws -> AppStore {
         let authority = try await SigningKeys.loadOrCreate(in: database)
         for app in apps {
@@ -52,11 +54,15 @@ public final class AppStore: Sendable {
         }
         let marks = try await database.highWaterMarks()
         let rate = defaultRate ?? apps.first.flatMap { AppleTimeRate(rawValue: $0.catalog.settings.timeRate) }.map(TimeRate.apple) ?? .realTime
+        // Servers on PostgreSQL hold leases on the worlds they serve, so any number of them can
+        // share the database (docs/deploy.md). A store opened without `instance` (a CLI command
+        // reading the root certificate, a benchmark) is the database's only writer.
+        let ownership = instance.flatMap { database.supportsManyInstances ? WorldOwnership(settings: $0, database: database) : nil }
         let env = WorldEnvironment(
             apps: Dictionary(apps.map { ($0.bundleId, $0) }, uniquingKeysWith: { _, last in last }),
             database: database, identifiers: Identifiers(lastId: marks.transactionId, lastSeq: marks.seq),
             signer: JWSSigner(authority: authority), realNowMs: { clock.now(world: "").milliseconds },
-            feed: TransactionFeed(openedAt: marks.seq))
+            ownership: ownership, feed: TransactionFeed(openedAt: marks.seq))
         let directory = WorldDirectory(env: env, defaultRate: rate, runScheduler: runScheduler)
         try await directory.load()
         return AppStore(database: database, authority: authority, apps: apps, clock: clock, worlds: directory)
@@ -79,8 +85,37 @@ public final class AppStore: Sendable {
     }
 
     func world(_ id: String) async throws -> World {
-        if let world = worlds.existingWorld(id) { return world }
-        return try await worlds.world(id)
+        if let world = worlds.existingWorld(id), !(worlds.env.ownership?.isLost(id) ?? false) { return world }
+        do {
+            return try await worlds.world(id)
+        } catch let elsewhere as WorldElsewhere {
+            // The HTTP front forwards the request to the owner, whatever the handler makes of this.
+            WorldMisses.current?.record(elsewhere)
+            throw elsewhere
+        }
+    }
+
+    /// Where the world is served: here (taken over now if nobody held it) or at another instance.
+    public func placement(of world: String) async throws -> WorldPlacement {
+        do {
+            _ = try await self.world(world)
+            return .here
+        } catch let elsewhere as WorldElsewhere {
+            return .elsewhere(address: elsewhere.address)
+        }
+    }
+
+    /// This instance in a group sharing one PostgreSQL (nil on SQLite).
+    public var instance: InstanceSettings? {
+        guard let ownership = worlds.env.ownership else { return nil }
+        var settings = ownership.settings
+        settings.advertiseURL = ownership.address
+        return settings
+    }
+
+    /// Where other instances reach this one, once its server has bound its port.
+    public func advertise(_ url: String) {
+        worlds.env.ownership?.address = url
     }
 
     /// The world's current time in milliseconds.

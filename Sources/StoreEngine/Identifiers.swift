@@ -16,6 +16,17 @@ final class Identifiers: Sendable {
         state.withLock { $0.id += 1; return $0.id }
     }
 
+    /// The last ID and change number handed out.
+    var current: (id: Int64, seq: Int64) { state.withLock { ($0.id, $0.seq) } }
+
+    /// Continues from a block taken in the database (many instances, `WorldOwnership`); never down.
+    func moveUp(id: Int64, seq: Int64) {
+        state.withLock {
+            $0.id = max($0.id, id)
+            $0.seq = max($0.seq, seq)
+        }
+    }
+
     func nextSeq() -> Int64 {
         state.withLock { $0.seq += 1; return $0.seq }
     }

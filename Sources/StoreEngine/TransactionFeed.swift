@@ -126,6 +126,16 @@ final class TransactionFeed: Sendable {
         }
     }
 
+    /// Ends every stream of the world and forgets its place: another instance serves it now, and
+    /// clients reconnect there (resuming from the last change number they got).
+    func close(world: String) {
+        let ending = state.withLock { state in
+            state.worlds[world] = nil
+            return state.listeners.values.filter { $0.key.world == world }.map(\.continuation)
+        }
+        for continuation in ending { continuation.finish() }
+    }
+
     /// Reserved batches not yet durable in a world (for tests).
     func reservedCount(world: String) -> Int {
         state.withLock { $0.worlds[world]?.reserved.count ?? 0 }

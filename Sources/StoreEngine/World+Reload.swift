@@ -110,6 +110,7 @@ extension World {
         do {
             try await write()
         } catch {
+            if error is LeaseLost { env.ownership?.markLost(id) }
             if generation == seen { discardMemory() }
             throw error
         }

@@ -11,6 +11,8 @@ struct WorldEnvironment: Sendable {
     var signer: JWSSigner
     /// Real time; worlds derive their own time from it.
     var realNowMs: @Sendable () -> Int64
+    /// With many instances on one PostgreSQL: the leases this instance holds (nil on SQLite).
+    var ownership: WorldOwnership?
     /// Where committed transaction changes are announced (`Transaction.updates`).
     var feed = TransactionFeed()
     /// The apps' notification URLs per world, cached for this store only.
@@ -64,6 +66,9 @@ actor World {
     var reloading: Task<Void, any Error>?
     /// This world instance as a writer, for the group committer's fence.
     let writeScope = UUID().uuidString
+    /// With many instances, the epoch of this instance's lease on the world (WorldOwnership):
+    /// every write carries it, and the database refuses it once another instance took over.
+    var leaseEpoch: Int64?
     /// `commit`s between their decision and their write's outcome; a reload waits for them.
     var writesInFlight = 0
     var settleWaiters: [CheckedContinuation<Void, Never>] = []
@@ -115,7 +120,7 @@ actor World {
     func saveSettings() async throws {
         let saving = settings
         let text = String(decoding: try PayloadCoding.encoder.encode(saving), as: UTF8.self)
-        try await durably { try await env.database.saveWorld(id: id, createdMs: createdMs, config: text) }
+        try await durably { try await env.database.saveWorld(id: id, createdMs: createdMs, config: text, lease: leaseEpoch) }
         savedSettings = saving
     }
 
@@ -335,6 +340,7 @@ actor World {
         }
         var batch = batch
         batch.fence = fence
+        if let leaseEpoch { batch.leases[id] = leaseEpoch }
         let epoch = generation
         writeStarted()
         // Its customers stay in memory until the batch is written or refused (World+Eviction).
@@ -352,6 +358,7 @@ actor World {
             try await env.database.write(batch)
         } catch {
             env.feed.abandon(reservation)
+            if error is LeaseLost { env.ownership?.markLost(id) }
             if generation == epoch { discardMemory() }
             throw error
         }

@@ -8,13 +8,16 @@ actor WorldDirectory {
     let env: WorldEnvironment
     let defaultRate: TimeRate
     let runScheduler: Bool
-    private var worlds: [String: World] = [:] {
+    /// The worlds this instance serves (with many instances: the ones it holds leases on).
+    var worlds: [String: World] = [:] {
         didSet { index.withLock { $0 = worlds } }
     }
     /// The same worlds, readable without entering this actor: a request finds its world without
     /// waiting behind another world's creation (one actor entry fewer on every request).
     private nonisolated let index = Mutex<[String: World]>([:])
-    private var loading: [String: Task<World, any Error>] = [:]
+    var loading: [String: Task<World, any Error>] = [:]
+    /// With many instances: the heartbeat that renews leases and claims orphaned worlds.
+    var heartbeat: Task<Void, Never>?
 
     init(env: WorldEnvironment, defaultRate: TimeRate, runScheduler: Bool) {
         self.env = env
@@ -24,6 +27,7 @@ actor WorldDirectory {
 
     /// Restores every stored world and makes sure `default` exists.
     func load() async throws {
+        if env.ownership != nil { return try await loadLeased() }
         var sawDefault = false
         for stored in try await env.database.worlds() {
             guard let settings = try? PayloadCoding.decoder.decode(WorldSettings.self, from: Data(stored.config.utf8)) else { continue }
@@ -38,6 +42,7 @@ actor WorldDirectory {
     }
 
     func world(_ id: String) async throws -> World {
+        if env.ownership != nil { return try await leasedWorld(id) }
         if let world = worlds[id] { return world }
         throw StoreError.worldNotFound(id)
     }
@@ -52,10 +57,12 @@ actor WorldDirectory {
     func create(_ id: String, rate: TimeRate?) async throws -> World {
         try Self.checkName(id)
         guard worlds[id] == nil else { throw StoreError.invalidAction("world \(id) already exists") }
+        let lease = try await leaseForNewWorld(id)
         let now = env.realNowMs()
         var settings = WorldSettings(clock: .starting(at: now, rate: rate ?? defaultRate))
         settings.simulatedErrors = CatalogSimulatedErrors.defaults(for: Array(env.apps.values))  // `_storeKitErrors`, as Xcode opens the file
         let world = World(id: id, env: env, settings: settings, createdMs: now)
+        await world.holdLease(lease)
         try await world.saveSettings()
         if runScheduler { await world.startDriver() }
         worlds[id] = world
@@ -64,13 +71,18 @@ actor WorldDirectory {
 
     func delete(_ id: String) async throws {
         guard id != AppStore.defaultWorld else { throw StoreError.invalidAction("the default world cannot be deleted; reset it instead") }
+        if env.ownership != nil { _ = try await world(id) }  // taken over here, or forwarded to its owner
         guard let world = worlds.removeValue(forKey: id) else { throw StoreError.worldNotFound(id) }
         await world.stopDriver()
-        try await env.database.deleteWorldData(id, keepWorld: false)
+        try await env.database.deleteWorldData(id, keepWorld: false, lease: await world.leaseEpoch)
+        if let ownership = env.ownership { try? await env.database.releaseLeases(owner: ownership.id, worlds: [id]) }
     }
 
     func stopAll() async {
+        heartbeat?.cancel()
+        heartbeat = nil
         for world in worlds.values { await world.stopDriver() }
+        await handBack()
     }
 
     static func checkName(_ id: String) throws(StoreError) {

@@ -89,8 +89,13 @@ public final class NotificationDeliveryService: Sendable {
     @discardableResult
     public func deliverDue() async throws -> Int {
         var total = 0
-        for world in await store.listWorlds() {
-            let due = try await store.dueNotifications(world: world.id, limit: configuration.batchSize)
+        for world in await store.servedWorldIds() {
+            let due: [DueNotification]
+            do {
+                due = try await store.dueNotifications(world: world, limit: configuration.batchSize)
+            } catch is WorldElsewhere {
+                continue  // given up to another instance since listed: that one delivers them now
+            }
             guard !due.isEmpty else { continue }
             total += try await deliver(due)
         }

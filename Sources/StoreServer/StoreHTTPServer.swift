@@ -34,6 +34,9 @@ public struct StoreHTTPServer: Sendable {
         let router = Router()
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
+        if let instance = store.instance {
+            router.add(middleware: WorldForwardingMiddleware(store: store, instanceId: instance.instanceId))
+        }
         router.add(middleware: ErrorMiddleware())
         MetricsRoute(store: store, metrics: metrics).register(on: router)
         router.get("healthz") { _, _ in try JSONResponse.ok(["status": "ok"]) }

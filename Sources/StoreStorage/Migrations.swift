@@ -15,6 +15,7 @@ enum Migrations {
     /// In order. Never edit a released step: add one.
     static let steps: [Step] = [
         Step(version: 1, summary: "the store's tables", statements: Schema.statements),
+        Step(version: 2, summary: "many instances: world leases, live instances, identifier blocks", statements: LeaseSchema.statements),
     ]
 
     /// The version a store opened by this build ends at.

@@ -9,6 +9,7 @@ import PostgresNIO
 enum PostgresBatch {
     /// Runs a batch's statements on a connection that is inside a transaction.
     static func write(_ batch: WriteBatch, on connection: PostgresConnection, logger: Logger) async throws {
+        try await LeaseCheck.require(batch.leases, on: connection.sql())
         for write in Upserts.plan(for: batch) {
             let columns = columnArrays(write)
             switch write.spec.table {

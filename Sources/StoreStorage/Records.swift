@@ -191,6 +191,9 @@ public struct WriteBatch: Sendable {
     /// The decision this batch rests on (`WriteFence`); nil for writes no memory depends on.
     /// Not merged: the group committer checks each caller's batch before merging.
     public var fence: WriteFence?
+    /// With many instances: the lease epoch each world's writer holds (`StoreDatabase+Leases`).
+    /// The transaction writes nothing unless every one is still current. Merged.
+    public var leases: [String: Int64] = [:]
     public init(
         customers: [CustomerRecord] = [], appTransactions: [AppTransactionRecord] = [],
         transactions: [TransactionRecord] = [], subscriptions: [SubscriptionRecord] = [],
@@ -217,5 +220,6 @@ public struct WriteBatch: Sendable {
         worldRecords += other.worldRecords
         meta.merge(other.meta) { _, new in new }
         notifications += other.notifications
+        leases.merge(other.leases) { _, new in new }
     }
 }

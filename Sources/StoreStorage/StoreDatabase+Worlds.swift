@@ -12,13 +12,25 @@ extension StoreDatabase {
         }
     }
 
+    /// One world as stored: when it was made and its settings.
+    public func storedWorld(id: String) async throws -> (createdMs: Int64, config: String)? {
+        try await readSQL.raw("SELECT created_ms, config FROM worlds WHERE id = \(bind: id)").first().map {
+            (try $0.decode(column: "created_ms", as: Int64.self), try $0.decode(column: "config", as: String.self))
+        }
+    }
+
+    public func worldCount() async throws -> Int {
+        Int(try await readSQL.raw("SELECT COUNT(*) AS n FROM worlds").first(decodingColumn: "n", as: Int64.self) ?? 0)
+    }
+
     /// One world's stored settings (what a world reloads after a failed write).
     public func worldConfig(id: String) async throws -> String? {
         try await readSQL.raw("SELECT config FROM worlds WHERE id = \(bind: id)").first(decodingColumn: "config", as: String.self)
     }
 
-    public func saveWorld(id: String, createdMs: Int64, config: String) async throws {
-        try await perform { sql in
+    /// - Parameter lease: with many instances, the writer's lease epoch (`LeaseCheck`).
+    public func saveWorld(id: String, createdMs: Int64, config: String, lease: Int64? = nil) async throws {
+        try await perform(fencedBy: lease.map { [id: $0] } ?? [:]) { sql in
             try await sql.raw("""
                 INSERT INTO worlds (id, created_ms, config) VALUES (\(bind: id), \(bind: createdMs), \(bind: config))
                 ON CONFLICT (id) DO UPDATE SET config = excluded.config
@@ -27,8 +39,8 @@ extension StoreDatabase {
     }
 
     /// Removes every row of a world; with `keepWorld` the world itself (its clock and settings) stays.
-    public func deleteWorldData(_ id: String, keepWorld: Bool) async throws {
-        try await perform { sql in
+    public func deleteWorldData(_ id: String, keepWorld: Bool, lease: Int64? = nil) async throws {
+        try await perform(fencedBy: lease.map { [id: $0] } ?? [:]) { sql in
             for table in Self.worldTables {
                 try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE world = \(bind: id)").run()
             }

@@ -33,11 +33,14 @@ struct ConfigFile: Equatable {
     /// `false`: no subscription backend beside the demo apps.
     var backend: Bool?
     var backendPort: Int?
+    var advertiseURL: String?
+    var leaseSeconds: Double?
     var apps: [App]?
 
     static let topKeys: Set<String> = [
         "host", "port", "data", "database", "adminToken", "rateLimit", "notificationTimeout",
         "notificationConcurrency", "logFormat", "logLevel", "backend", "backendPort", "apps", "customersInMemory",
+        "advertiseURL", "leaseSeconds",
     ]
     static let appKeys: Set<String> = ["catalog", "bundleId", "appAppleId", "environment", "notificationURLs", "sharedSecret"]
     static let urlKeys: Set<String> = ["production", "sandbox"]
@@ -84,6 +87,8 @@ struct ConfigFile: Equatable {
         config.logLevel = try reader.string(top["logLevel"], at: "logLevel")
         config.backend = try reader.bool(top["backend"], at: "backend")
         config.backendPort = try reader.integer(top["backendPort"], at: "backendPort", in: 0...65535).map(Int.init)
+        config.advertiseURL = try reader.string(top["advertiseURL"], at: "advertiseURL")
+        config.leaseSeconds = try reader.number(top["leaseSeconds"], at: "leaseSeconds")
         if let list = top["apps"] {
             guard case .array(let items) = list else { throw reader.error("apps", "expected an array of apps") }
             config.apps = try items.enumerated().map { index, item in

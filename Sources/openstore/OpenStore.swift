@@ -12,7 +12,7 @@ struct OpenStore: AsyncParsableCommand {
             RefundCommand.self, ExpireCommand.self, RenewCommand.self, AutoRenewCommand.self, ResolveCommand.self,
             FailRenewalsCommand.self, GracePeriodCommand.self, InterruptedPurchasesCommand.self, AskToBuyCommand.self,
             SimulateErrorCommand.self, ClearCommand.self, EventsCommand.self, SubscriptionsCommand.self,
-            AppCommand.self, NotificationsCommand.self, ReceiverCommand.self, PreviewCommand.self, RescindConsentCommand.self, DoctorCommand.self, BackendCommand.self,
+            AppCommand.self, NotificationsCommand.self, ReceiverCommand.self, PreviewCommand.self, RescindConsentCommand.self, DoctorCommand.self, BackendCommand.self, InstancesCommand.self,
         ])
 }
 

@@ -55,6 +55,12 @@ struct Serve: AsyncParsableCommand {
     var backend: Bool? = nil
     @Option(name: .customLong("backend-port"), help: "The backend's port (env OPENSTORE_BACKEND_PORT; default the store's port + 1, a free one when --port is 0).")
     var backendPort: Int?
+    @Option(name: .customLong("advertise-url"), help: ArgumentHelp(
+        "With PostgreSQL: the URL other instances forward requests for this instance's worlds to (env OPENSTORE_ADVERTISE_URL; default http://HOST:PORT as bound).",
+        valueName: "url"))
+    var advertiseURL: String?
+    @Option(name: .customLong("lease-seconds"), help: "With PostgreSQL: how long a world's lease lasts without a heartbeat; a dead instance's worlds move to another within it (env OPENSTORE_LEASE_SECONDS; default 10).")
+    var leaseSeconds: Double?
 
     func validate() throws {
         do {
@@ -77,7 +83,10 @@ struct Serve: AsyncParsableCommand {
         let logger = Logger(label: "openstore")
         if let rateLimit = settings.rateLimit { setenv("OPENSTORE_SERVER_API_RATE_LIMIT", String(max(rateLimit, 0)), 1) }
         let database = try await DatabaseLocation.open(url: settings.database, data: settings.data)
-        let store = try await AppStore.open(database: database, apps: apps)
+        let instance = InstanceSettings(
+            advertiseURL: settings.advertiseURL ?? Self.advertised(host: settings.host, port: settings.port),
+            leaseMs: Int64(settings.leaseSeconds * 1000))
+        let store = try await AppStore.open(database: database, apps: apps, instance: instance)
         store.keepCustomersInMemory(CustomerMemoryPolicy(maximumCustomers: settings.customersInMemory))
         for app in settings.apps {
             for (environment, url) in [("Production", app.productionNotificationURL), ("Sandbox", app.sandboxNotificationURL)] {
@@ -99,6 +108,7 @@ struct Serve: AsyncParsableCommand {
         let backend: DemoBackend? = settings.backend && settings.apps.isEmpty
             ? try await DemoBackend.prepare(store: store, settings: settings, apps: apps, logger: logger) : nil
         try await server.run(logger: logger) { boundPort in
+            if settings.advertiseURL == nil { store.advertise(Self.advertised(host: settings.host, port: boundPort)) }
             var lines = ["OpenStoreKit listening on http://\(settings.host):\(boundPort)  (data: \(settings.data))"]
             for app in apps {
                 lines.append("  \(app.bundleId)  \(app.name)  appAppleId \(app.appAppleId)  \(app.environment.rawValue)  \(app.catalog.products.count) products")
@@ -108,6 +118,17 @@ struct Serve: AsyncParsableCommand {
             await backend?.start(storePort: boundPort)
         }
         await backend?.stop()
+        // SIGTERM: the worlds' leases go back at once (docs/deploy.md), not at their expiry.
+        deliveryTask.cancel()
+        performanceTestTask.cancel()
+        await store.close()
+    }
+
+    /// The URL other instances use when none is given: the bound address (loopback by default;
+    /// an instance bound to every interface must be given `--advertise-url`).
+    static func advertised(host: String, port: Int) -> String {
+        let reachable = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+        return "http://\(reachable.contains(":") ? "[\(reachable)]" : reachable):\(port)"
     }
 
     /// The apps from the settings' catalogs (the demo apps when none is given).

@@ -51,6 +51,10 @@ struct ServeSettings: Equatable {
     var backend = true
     /// nil: the store's port + 1 (a free one when the store's port is 0).
     var backendPort: Int?
+    /// With PostgreSQL: where other instances forward this one's worlds (nil: http://host:port as bound).
+    var advertiseURL: String?
+    /// With PostgreSQL: a world's lease (docs/deploy.md).
+    var leaseSeconds: Double = 10
     /// Empty: the demo apps.
     var apps: [App] = []
     /// Where the apps came from ("flags", "OPENSTORE_CATALOGS", the config file's path, "demo").
@@ -66,6 +70,7 @@ struct ServeSettings: Equatable {
         ("OPENSTORE_APP_APPLE_IDS", "--app-apple-id"), ("OPENSTORE_ENVIRONMENTS", "--environment"),
         ("OPENSTORE_BACKEND", "--backend/--no-backend"), ("OPENSTORE_BACKEND_PORT", "--backend-port"),
         ("OPENSTORE_CUSTOMERS_IN_MEMORY", "--customers-in-memory"),
+        ("OPENSTORE_ADVERTISE_URL", "--advertise-url"), ("OPENSTORE_LEASE_SECONDS", "--lease-seconds"),
     ]
 
     static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
@@ -121,6 +126,15 @@ extension Serve {
         settings.customersInMemory = try customersInMemory ?? int("OPENSTORE_CUSTOMERS_IN_MEMORY")
             ?? file.customersInMemory ?? settings.customersInMemory
         guard settings.customersInMemory > 0 else { throw ConfigError("customers in memory must be 1 or more") }
+        settings.advertiseURL = advertiseURL ?? Env.value("OPENSTORE_ADVERTISE_URL", in: environment) ?? file.advertiseURL
+        if let url = settings.advertiseURL {
+            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil, parsed.path.isEmpty || parsed.path == "/" else {
+                throw ConfigError("advertise URL \"\(url)\" is not an http(s)://host:port URL without a path")
+            }
+            if url.hasSuffix("/") { settings.advertiseURL = String(url.dropLast()) }
+        }
+        settings.leaseSeconds = try leaseSeconds ?? number("OPENSTORE_LEASE_SECONDS") ?? file.leaseSeconds ?? settings.leaseSeconds
+        guard settings.leaseSeconds >= 0.3 && settings.leaseSeconds <= 3600 else { throw ConfigError("the lease must be 0.3 to 3600 seconds") }
         try resolveApps(into: &settings, environment: environment, file: file, filePath: configPath)
         return settings
     }

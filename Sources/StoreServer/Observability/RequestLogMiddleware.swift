@@ -64,7 +64,7 @@ struct RequestLogMiddleware: RouterMiddleware {
 
 extension Double {
     func rounded(toPlaces places: Int) -> Double {
-        let scale = pow(10, Double(places))
+        let scale = Foundation.pow(10.0, Double(places))
         return (self * scale).rounded() / scale
     }
 }

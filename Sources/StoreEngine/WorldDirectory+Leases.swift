@@ -1,0 +1,140 @@
+import Foundation
+import StoreStorage
+
+/// Many instances on one PostgreSQL (docs/deploy.md): each world is served by the one instance
+/// holding its lease. An instance takes a world when a request for it arrives and nobody holds it,
+/// or when its heartbeat finds it orphaned (its owner died or handed it back) and this instance
+/// holds fewer than its share; it gives a world up when the lease was taken over (its heartbeat
+/// or a fenced write says so) and hands every world back when it stops.
+extension WorldDirectory {
+    private var ownership: WorldOwnership { env.ownership! }
+
+    /// Start-up with leases: makes sure `default` exists, then claims this instance's share of
+    /// the worlds nobody holds, and keeps the leases alive from then on.
+    func loadLeased() async throws {
+        try await ownership.takeBlock(env.identifiers)
+        _ = try await env.database.renewLeases(owner: ownership.id, address: ownership.address, ttlMs: ownership.settings.leaseMs)
+        if try await env.database.worldConfig(id: AppStore.defaultWorld) == nil {
+            do {
+                _ = try await create(AppStore.defaultWorld, rate: nil)
+            } catch let error as StoreError {
+                // Another instance created it at the same moment: it is there now.
+                guard case .invalidAction = error else { throw error }
+            } catch is WorldElsewhere {}
+        }
+        try await claimOrphans()
+        startHeartbeat()
+    }
+
+    /// The world if this instance holds it, or takes it over when nobody does; otherwise
+    /// `WorldElsewhere` with its owner's address.
+    func leasedWorld(_ id: String) async throws -> World {
+        for lost in ownership.takeLost() { await giveUp(lost) }
+        if let world = worlds[id] { return world }
+        if let pending = loading[id] { return try await pending.value }
+        let task = Task { try await self.takeOver(id) }
+        loading[id] = task
+        defer { loading[id] = nil }
+        return try await task.value
+    }
+
+    private func takeOver(_ id: String) async throws -> World {
+        guard let stored = try await env.database.storedWorld(id: id),
+              let settings = try? PayloadCoding.decoder.decode(WorldSettings.self, from: Data(stored.config.utf8)) else {
+            throw StoreError.worldNotFound(id)
+        }
+        let lease = try await env.database.acquireLease(
+            world: id, owner: ownership.id, address: ownership.address, ttlMs: ownership.settings.leaseMs)
+        guard lease.owner == ownership.id else { throw WorldElsewhere(world: id, address: lease.address) }
+        // Change numbers above all its last owner used (revision tokens stay in order).
+        try await ownership.takeBlock(env.identifiers)
+        let world = World(id: id, env: env, settings: settings, createdMs: stored.createdMs)
+        await world.holdLease(lease.epoch)
+        await world.discardMemory()
+        try await world.reloadIfNeeded()
+        if runScheduler { await world.startDriver() }
+        worlds[id] = world
+        return world
+    }
+
+    /// The lease a world about to be created is written under (nil without many instances).
+    func leaseForNewWorld(_ id: String) async throws -> Int64? {
+        guard let ownership = env.ownership else { return nil }
+        let lease = try await env.database.acquireLease(
+            world: id, owner: ownership.id, address: ownership.address, ttlMs: ownership.settings.leaseMs)
+        guard lease.owner == ownership.id, try await env.database.worldConfig(id: id) == nil else {
+            throw StoreError.invalidAction("world \(id) already exists")
+        }
+        return lease.epoch
+    }
+
+    /// Stops serving a world another instance took over. Its memory goes; requests holding it
+    /// fail on their next write (the stale epoch stays with it, so it can never write again).
+    func giveUp(_ id: String) async {
+        guard let world = worlds.removeValue(forKey: id) else { return }
+        ownership.clearLost(id)
+        await world.stopDriver()
+        await world.discardMemory()
+        env.feed.close(world: id)
+    }
+
+    /// Hands every world back at once (SIGTERM): the next request anywhere takes them over.
+    func handBack() async {
+        guard let ownership = env.ownership else { return }
+        for world in worlds.values { await world.writesSettled() }
+        try? await env.database.releaseLeases(owner: ownership.id)
+        worlds = [:]
+    }
+
+    private func startHeartbeat() {
+        let every = max(ownership.settings.leaseMs / 3, 100)
+        heartbeat = Task { [weak self] in
+            var lastRenewal = ContinuousClock.now
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(every))
+                guard let self, !Task.isCancelled else { return }
+                do {
+                    try await self.beat()
+                    lastRenewal = .now
+                } catch {
+                    // The database is away: past the lease, another instance may own them now.
+                    if ContinuousClock.now - lastRenewal > .milliseconds(await self.ownership.settings.leaseMs) {
+                        await self.giveUpAll()
+                    }
+                }
+            }
+        }
+    }
+
+    private func beat() async throws {
+        let held = try await env.database.renewLeases(owner: ownership.id, address: ownership.address, ttlMs: ownership.settings.leaseMs)
+        for lost in ownership.takeLost() { await giveUp(lost) }
+        for (id, world) in worlds {
+            let epoch = await world.leaseEpoch
+            if held[id] != epoch { await giveUp(id) }
+        }
+        try await ownership.refillIfNeeded(env.identifiers)
+        try await claimOrphans()
+    }
+
+    private func giveUpAll() async {
+        for id in Array(worlds.keys) { await giveUp(id) }
+    }
+
+    /// Takes worlds nobody holds, up to this instance's share of all worlds among the live
+    /// instances: a dead instance's worlds move within a lease time, and spread.
+    func claimOrphans() async throws {
+        let orphans = try await env.database.unleasedWorlds()
+        guard !orphans.isEmpty else { return }
+        let live = max(try await env.database.liveInstances(withinMs: ownership.settings.leaseMs).count, 1)
+        let total = try await env.database.worldCount()
+        let share = (total + live - 1) / live
+        for id in orphans where worlds.count < share {
+            _ = try? await leasedWorld(id)
+        }
+    }
+}
+
+extension World {
+    func holdLease(_ epoch: Int64?) { leaseEpoch = epoch }
+}

@@ -1,0 +1,81 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+import StoreEngine
+
+/// Many instances on one PostgreSQL (docs/deploy.md): a request for a world another instance
+/// owns is forwarded to that owner, so any instance behind any load balancer answers any request.
+///
+/// The engine tells which world a request wanted and where it lives (`WorldElsewhere`, recorded
+/// in a task-local `WorldMisses` whatever the handler made of the error); this middleware replays
+/// the request, body and headers, to the owner's advertised address and streams its answer back
+/// (`Transaction.updates` too). Nothing of the request was done here. A request that was already
+/// forwarded once is not forwarded again (the owners changed meanwhile): it gets the handler's
+/// 503 with `Retry-After`.
+struct WorldForwardingMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let store: AppStore
+    let instanceId: String
+
+    static let forwardedHeader = "X-OpenStore-Forwarded-By"
+    /// The largest body replayed; the biggest any route reads (`/verifyReceipt`'s 4 MB).
+    static let maxBody = 4 * 1024 * 1024 + 1
+    /// Hop-by-hop fields (RFC 9110 §7.6.1) and those the client library sets itself.
+    static let skipped: Set<String> = ["connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "host", "content-length", "proxy-connection"]
+
+    /// A dead owner (its lease not yet expired) refuses connections: fail within a second, so
+    /// the caller gets 503 and retries once the lease has moved.
+    static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
+        timeout: .init(connect: .seconds(1)), connectionPool: .init(idleTimeout: .seconds(60))))
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var request = request
+        let body = try await request.body.collect(upTo: Self.maxBody)
+        request.body = RequestBody(buffer: body)
+        let misses = WorldMisses()
+        let response = try await WorldMisses.$current.withValue(misses) { try await next(request, context) }
+        guard let miss = misses.first else { return response }
+        if request.headers[HTTPField.Name(Self.forwardedHeader)!] != nil { return response }
+        switch try? await store.placement(of: miss.world) {
+        case .here?:
+            // Its owner handed it back or died meanwhile: taken over here, so answer here.
+            return try await next(request, context)
+        case .elsewhere(let address)?:
+            do {
+                return try await forward(request, body: body, to: address)
+            } catch {
+                context.logger.warning("forwarding to the owner of world \(miss.world) at \(address) failed: \(error)")
+                return response
+            }
+        case nil:
+            return response
+        }
+    }
+
+    private func forward(_ request: Request, body: ByteBuffer, to address: String) async throws -> Response {
+        var outgoing = HTTPClientRequest(url: address + request.uri.description)
+        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headers where !Self.skipped.contains(field.name.canonicalName) {
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
+        }
+        outgoing.headers.add(name: Self.forwardedHeader, value: instanceId)
+        if body.readableBytes > 0 { outgoing.body = .bytes(body) }
+        // The deadline covers the answer's head only; a stream's body may last as long as it lasts.
+        let answer = try await Self.client.execute(outgoing, deadline: .now() + .minutes(10))
+        var headers = HTTPFields()
+        for (name, value) in answer.headers where !Self.skipped.contains(name.lowercased()) {
+            if let fieldName = HTTPField.Name(name) { headers.append(HTTPField(name: fieldName, value: value)) }
+        }
+        let status = HTTPResponse.Status(code: Int(answer.status.code), reasonPhrase: answer.status.reasonPhrase)
+        if let length = answer.headers.first(name: "content-length").flatMap(Int.init) {
+            // A plain answer: read whole and sent with its length.
+            let whole = try await answer.body.collect(upTo: max(length, 1))
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: whole))
+        }
+        // A stream (Server-Sent Events): passed on as it arrives.
+        return Response(status: status, headers: headers, body: ResponseBody(asyncSequence: answer.body))
+    }
+}
