@@ -45,7 +45,7 @@ echo "dist/$(basename "$OUT") $(du -h "$OUT" | cut -f1)  sha256 $(cut -d' ' -f1 
 
 # One purchase through Apple's verifier from the binary alone in an empty folder.
 if [[ -x "$REPO_ROOT/compat/.venv/bin/python" ]]; then
-  OPENSTORE_STATIC_BIN="$OUT" "$REPO_ROOT/compat/.venv/bin/python" -m pytest "$REPO_ROOT/compat/test_binary.py" -q -p no:cacheprovider
+  OPENSTORE_STATIC_BIN="$OUT" OPENSTORE_EXPECT_COMMIT="$commit" "$REPO_ROOT/compat/.venv/bin/python" -m pytest "$REPO_ROOT/compat/test_binary.py" -q -p no:cacheprovider
 else
   echo "compat/.venv is missing: run scripts/test.sh once to check a purchase through Apple's verifier" >&2
 fi
