@@ -82,7 +82,11 @@ def test_the_binary_runs_from_an_empty_folder_and_sells_what_apples_verifier_acc
             toolchain = sorted(f for f in mapped_files(store.proc.pid) if f != str(folder / "openstore")
                                and re.search(r"swift|foundation|dispatch|blocksruntime", f, re.I))
             assert toolchain == [], toolchain
+        # Issue 17: "The demo catalogs, the OpenAPI document and the web assets are inside it."
         assert requests.get(store.url + "/openapi.json", timeout=30).json()["openapi"].startswith("3.")
+        page = requests.get(store.url + "/store", timeout=30)
+        assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html"), page.text[:300]
+        assert "<style" in page.text and "Backyard Birds" in page.text, page.text[:300]
         products = requests.get(f"{store.url}/storekit/v1/apps/{BUNDLE}/products", timeout=30).json()["products"]
         assert PRODUCT in {p["id"] for p in products}, [p["id"] for p in products]
         bought = requests.post(f"{store.url}/storekit/v1/apps/{BUNDLE}/purchases",
