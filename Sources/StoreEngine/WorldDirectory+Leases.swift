@@ -114,7 +114,7 @@ extension WorldDirectory {
             if held[id] != epoch { await giveUp(id) }
         }
         try await ownership.refillIfNeeded(env.identifiers)
-        try await claimOrphans()
+        try await claimOrphans(rebalance: true)
     }
 
     private func giveUpAll() async {
@@ -122,16 +122,26 @@ extension WorldDirectory {
     }
 
     /// Takes worlds nobody holds, up to this instance's share of all worlds among the live
-    /// instances: a dead instance's worlds move within a lease time, and spread.
-    func claimOrphans() async throws {
+    /// instances, and hands back what it holds beyond that share when nothing is orphaned (an
+    /// instance joined): a dead instance's worlds move within a lease time, and worlds spread.
+    func claimOrphans(rebalance: Bool = false) async throws {
         let orphans = try await env.database.unleasedWorlds()
-        guard !orphans.isEmpty else { return }
         let live = max(try await env.database.liveInstances(withinMs: ownership.settings.leaseMs).count, 1)
         let total = try await env.database.worldCount()
         let share = (total + live - 1) / live
         for id in orphans where worlds.count < share {
             _ = try? await leasedWorld(id)
         }
+        // One world of slack, so two instances with an odd count do not pass one back and forth.
+        guard rebalance, orphans.isEmpty, worlds.count > share + 1 else { return }
+        // The newest first: long-lived worlds (default) stay where their clients are.
+        let excess = all.reversed().prefix(worlds.count - share - 1).map(\.id)
+        for id in excess {
+            guard let world = worlds[id] else { continue }
+            await world.writesSettled()
+            await giveUp(id)
+        }
+        try await env.database.releaseLeases(owner: ownership.id, worlds: excess)
     }
 }
 

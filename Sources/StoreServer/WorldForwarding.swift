@@ -38,19 +38,19 @@ struct WorldForwardingMiddleware: RouterMiddleware {
         let misses = WorldMisses()
         let response = try await WorldMisses.$current.withValue(misses) { try await next(request, context) }
         guard let miss = misses.first else { return response }
-        if request.headers[HTTPField.Name(Self.forwardedHeader)!] != nil { return response }
+        let forwarded = request.headers[HTTPField.Name(Self.forwardedHeader)!] != nil
         switch try? await store.placement(of: miss.world) {
         case .here?:
             // Its owner handed it back or died meanwhile: taken over here, so answer here.
             return try await next(request, context)
-        case .elsewhere(let address)?:
+        case .elsewhere(let address)? where !forwarded:
             do {
                 return try await forward(request, body: body, to: address)
             } catch {
                 context.logger.warning("forwarding to the owner of world \(miss.world) at \(address) failed: \(error)")
                 return response
             }
-        case nil:
+        case .elsewhere?, nil:
             return response
         }
     }

@@ -21,6 +21,14 @@ extension StoreDatabase {
     /// Takes the world when nobody holds it (no lease, or an expired one), or renews it for its
     /// owner; the epoch rises on every grant. Returns the lease as it is afterwards, granted or not.
     public func acquireLease(world: String, owner: String, address: String, ttlMs: Int64) async throws -> WorldLease {
+        // Handed back between the two statements: try again (a few times; each is one round trip).
+        for _ in 1...3 {
+            if let lease = try await tryAcquireLease(world: world, owner: owner, address: address, ttlMs: ttlMs) { return lease }
+        }
+        throw StorageUnavailable("the lease of world \(world) kept changing hands while being taken; try again")
+    }
+
+    private func tryAcquireLease(world: String, owner: String, address: String, ttlMs: Int64) async throws -> WorldLease? {
         let now = Self.databaseNowMs
         let granted = try await readSQL.raw("""
             INSERT INTO world_leases AS l (world, owner, address, epoch, expires_ms)
@@ -31,10 +39,7 @@ extension StoreDatabase {
             RETURNING world, owner, address, epoch, expires_ms, 0 AS expired
             """).first().map(Self.lease)
         if let granted { return granted }
-        guard let held = try await lease(world: world) else {
-            throw StorageUnavailable("the lease of world \(world) vanished while being taken; try again")
-        }
-        return held
+        return try await lease(world: world)
     }
 
     /// The world's lease, if any (expired or not).

@@ -1,0 +1,57 @@
+import Foundation
+import StoreTestSupport
+import Testing
+@testable import StoreStorage
+
+/// Leases of many instances on one PostgreSQL (StoreDatabase+Leases, LeaseCheck): one owner at a
+/// time, a higher epoch on every take-over, and a write carrying a stale epoch refused by the
+/// database with nothing written. PostgreSQL only: a SQLite store is one process.
+@Suite(.dropsTestDatabases) struct WorldLeaseTests {
+    func customer(_ name: String) -> CustomerRecord {
+        CustomerRecord(world: "w", name: name, storefront: "USA", locale: "en_US", createdMs: 1)
+    }
+
+    @Test(.enabled(if: TestEngine.postgresURL != nil)) func aWriteUnderAStaleEpochIsRefusedAndWritesNothing() async throws {
+        let database = try await temporaryDatabase(.postgres)
+        let first = try await database.acquireLease(world: "w", owner: "A", address: "http://a", ttlMs: 150)
+        #expect(first.owner == "A" && first.epoch == 1)
+        // While A's lease runs, B cannot take the world; it learns A's address instead.
+        let refused = try await database.acquireLease(world: "w", owner: "B", address: "http://b", ttlMs: 10_000)
+        #expect(refused.owner == "A" && refused.address == "http://a" && refused.epoch == 1)
+
+        var write = WriteBatch(customers: [customer("under-a")])
+        write.leases = ["w": first.epoch]
+        try await database.write(write)
+
+        // A pauses past its lease; B takes over with a higher epoch.
+        try await Task.sleep(for: .milliseconds(300))
+        let taken = try await database.acquireLease(world: "w", owner: "B", address: "http://b", ttlMs: 10_000)
+        #expect(taken.owner == "B" && taken.epoch == 2)
+
+        // A wakes and writes with the epoch it held: refused, nothing of it stored.
+        var stale = WriteBatch(customers: [customer("stale")])
+        stale.leases = ["w": first.epoch]
+        await #expect(throws: LeaseLost.self) { try await database.write(stale) }
+        #expect(try await database.customer(world: "w", name: "stale") == nil)
+        // A's renewals no longer hold the world; B's writes go through.
+        #expect(try await database.renewLeases(owner: "A", address: "http://a", ttlMs: 10_000)["w"] == nil)
+        var current = WriteBatch(customers: [customer("under-b")])
+        current.leases = ["w": taken.epoch]
+        try await database.write(current)
+        #expect(try await database.customer(world: "w", name: "under-b") != nil)
+        #expect(try await database.customer(world: "w", name: "under-a") != nil)
+        await database.close()
+    }
+
+    @Test(.enabled(if: TestEngine.postgresURL != nil)) func identifierBlocksNeverOverlapAndRiseAboveTheTables() async throws {
+        let database = try await temporaryDatabase(.postgres)
+        let first = try await database.takeIdentifierBlock(size: 1000, floor: (id: 5_000, seq: 70))
+        #expect(first.id == 5_000 && first.seq == 70)
+        let second = try await database.takeIdentifierBlock(size: 1000, floor: (id: 5_000, seq: 70))
+        #expect(second.id == 6_000 && second.seq == 1_070)
+        // A floor above every block (rows written by a store before it had blocks) moves them up.
+        let third = try await database.takeIdentifierBlock(size: 1000, floor: (id: 50_000, seq: 9_000))
+        #expect(third.id == 50_000 && third.seq == 9_000)
+        await database.close()
+    }
+}
