@@ -74,7 +74,7 @@ if modules:
     extra = [lib for lib in dict.fromkeys(static) if lib not in autolink]
 
 args[args.index("-o") + 1] = out
-args.insert(args.index("-emit-executable"), "-static-stdlib")
+args.insert(1, "-static-stdlib")  # a driver flag: its place does not matter
 if extra:
     args += ["-Xlinker", "--start-group", *[x for lib in extra for x in ("-Xlinker", lib)], "-Xlinker", "--end-group"]
 print(f"linking {out} with -static-stdlib" + (f" (+ {' '.join(extra)} for {', '.join(modules)})" if extra else ""))
