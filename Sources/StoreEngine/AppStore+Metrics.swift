@@ -27,6 +27,8 @@ public struct StoreFigures: Sendable, Equatable {
     public var schedulerLagMs: Int64
     public var worlds: Int
     public var customers: Int64
+    /// With many instances on PostgreSQL: the world leases this instance holds (nil on SQLite).
+    public var leasesHeld: Int?
 }
 
 extension AppStore {
@@ -62,6 +64,7 @@ extension AppStore {
             refunds: counts.eventsByType["REFUND"] ?? 0, eventsByType: counts.eventsByType,
             sendAttemptsByResult: counts.sendAttemptsByResult,
             outboxDepth: counts.pendingNotifications.values.reduce(0) { $0 + $1.count },
-            oldestPendingAgeMs: oldest, schedulerLagMs: lag, worlds: worlds.count, customers: counts.customers)
+            oldestPendingAgeMs: oldest, schedulerLagMs: lag, worlds: worlds.count, customers: counts.customers,
+            leasesHeld: self.worlds.env.ownership == nil ? nil : await servedWorldIds().count)
     }
 }

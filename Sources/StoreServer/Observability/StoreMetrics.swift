@@ -64,6 +64,9 @@ public final class StoreMetrics: Sendable {
               help: "World time the renewal scheduler is behind its earliest due event")
         gauge("openstore_worlds", Double(figures.worlds), help: "Worlds in the store")
         gauge("openstore_customers", Double(figures.customers), help: "Customers in all worlds")
+        if let leases = figures.leasesHeld {
+            gauge("openstore_leases_held", Double(leases), help: "World leases this instance holds (many instances on PostgreSQL)")
+        }
     }
 
     /// Feeds a counter with the growth of a durable total (a total that shrank, when a world was
