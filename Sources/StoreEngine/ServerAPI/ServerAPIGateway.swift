@@ -37,11 +37,15 @@ public final class ServerAPIGateway: Sendable {
     let verifier: APITokenVerifier
 
     private struct State {
-        var keys: [String: APIKeyRecord] = [:]
+        /// Keys read from the database and when: an entry older than `keyCacheSeconds` is read
+        /// again, so a key revoked through another instance sharing the database stops working
+        /// here too within that time.
+        var keys: [String: (record: APIKeyRecord, readAt: TimeInterval)] = [:]
         /// Per key: start of the current one-minute window and requests counted in it.
         var windows: [String: (start: TimeInterval, count: Int)] = [:]
     }
     private let state = Mutex(State())
+    static let keyCacheSeconds: TimeInterval = 5
 
     public init(store: AppStore, rateLimitPerMinute: Int? = nil, verifier: APITokenVerifier = APITokenVerifier()) {
         self.store = store
@@ -76,9 +80,13 @@ public final class ServerAPIGateway: Sendable {
 
     func key(_ id: String) async throws -> APIKeyRecord? {
         guard id.count <= 64, !store.revokedKeys.isRevoked(id) else { return nil }
-        if let cached = state.withLock({ $0.keys[id] }) { return cached }
-        guard let stored = try await store.database.apiKey(id: id) else { return nil }
-        state.withLock { $0.keys[id] = stored }
+        let now = Date().timeIntervalSince1970
+        if let cached = state.withLock({ $0.keys[id] }), now - cached.readAt < Self.keyCacheSeconds { return cached.record }
+        guard let stored = try await store.database.apiKey(id: id) else {
+            state.withLock { _ = $0.keys.removeValue(forKey: id) }
+            return nil
+        }
+        state.withLock { $0.keys[id] = (stored, now) }
         return stored
     }
 
