@@ -9,8 +9,8 @@
 # the objects compiled against the dynamic resource folder, whose Foundation modules do not ask for
 # Foundation's static helpers, so the link fails (797 undefined swift_ucal_*, swift_ucnv_*, CF…
 # symbols). Passing the helpers with -Xlinker also reaches the build plugin's host tool (linked
-# dynamically, where they do not exist) and fails there, and switching back to the normal build
-# then relinks every executable (60 s). So this script runs SwiftPM's own link command for the
+# dynamically, where they do not exist) and fails there, and the next normal build
+# relinked the executables and the test bundle (60 s). So this script runs SwiftPM's own link command for the
 # product (read from the build folder's llbuild manifest) with three changes: the output is OUT,
 # -static-stdlib is added, and the libraries that an object compiled with -static-stdlib
 # autolinks (a one-line probe importing the same Foundation modules, compiled here) are added in
