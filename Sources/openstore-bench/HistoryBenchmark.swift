@@ -9,6 +9,7 @@ import StoreStorage
 struct HistoryBenchmark {
     var storeSize: Int
     var bigHistory: Int
+    var engine: BenchEngine = .sqlite
 
     struct Figures {
         var storeSize: Int
@@ -17,14 +18,30 @@ struct HistoryBenchmark {
         var smallP50: Double, smallP99: Double
         var rawReadP99: Double
         var loadSeconds: Double
+        /// CPU seconds of the PostgreSQL server while the pages were read (nil on SQLite).
+        var serverCPU: Double?
+        var pagesSeconds: Double = 0
+        var pages = 0
+        var cpu = CPUUsage()
     }
 
     func run(log: (String) -> Void) async throws -> Figures {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openstore-bench-history-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try await StoreDatabase.open(path: folder.appendingPathComponent("store.sqlite").path)
+        let scratch = try await ScratchDatabase.make(engine, label: "history")
+        do {
+            let figures = try await run(on: scratch, log: log)
+            await scratch.remove()
+            return figures
+        } catch {
+            await scratch.remove()
+            throw error
+        }
+    }
+
+    private func run(on scratch: ScratchDatabase, log: (String) -> Void) async throws -> Figures {
+        let database = try await scratch.open()
         let app = try StoreApp(bundleId: "com.example.bench", appAppleId: 1, environment: .sandbox, name: "Bench", catalogJSON: LifecycleBenchmark.consumableCatalog)
-        let store = try await AppStore.open(database: database, apps: [app], runScheduler: false)
+        let store = try await AppStore.openForBench(database: database, apps: [app], runScheduler: false)
+        let processes = await scratch.serverProcesses()
 
         // Load: real purchases for the two measured customers; the rest of the store in bulk rows.
         let loadStart = Date()
@@ -70,8 +87,15 @@ struct HistoryBenchmark {
             return samples.sorted()
         }
         _ = try await measure(bigId, pages: 50)
+        let serverBefore = processes?.cpuSeconds()
+        let cpuStart = CPUSample.now()
+        let pagesStart = Date()
         let big = try await measure(bigId, pages: 500)
         let small = try await measure(smallId, pages: 500)
+        let pagesSeconds = Date().timeIntervalSince(pagesStart)
+        let cpu = CPUUsage(from: cpuStart, to: CPUSample.now())
+        let serverCPU = processes.flatMap { p in serverBefore.map { p.cpuSeconds() - $0 } }
+        if let note = await store.leaseNote(database: database) { log(note) }
         var raw: [Double] = []
         for _ in 0..<500 {
             let start = DispatchTime.now().uptimeNanoseconds
@@ -84,7 +108,8 @@ struct HistoryBenchmark {
         func pct(_ values: [Double], _ p: Double) -> Double { values[min(values.count - 1, Int(Double(values.count) * p))] }
         return Figures(
             storeSize: loaded, bigHistory: bigHistory, bigP50: pct(big, 0.5), bigP99: pct(big, 0.99),
-            smallP50: pct(small, 0.5), smallP99: pct(small, 0.99), rawReadP99: pct(raw, 0.99), loadSeconds: loadSeconds)
+            smallP50: pct(small, 0.5), smallP99: pct(small, 0.99), rawReadP99: pct(raw, 0.99), loadSeconds: loadSeconds,
+            serverCPU: serverCPU, pagesSeconds: pagesSeconds, pages: big.count + small.count, cpu: cpu)
     }
 }
 

@@ -10,6 +10,7 @@ import StoreStorage
 /// signed, measured beside an empty loop over the same events and the raw signing rate.
 struct LifecycleBenchmark {
     var subscribers: Int
+    var engine: BenchEngine = .sqlite
 
     struct Figures {
         var subscribers: Int
@@ -23,6 +24,8 @@ struct LifecycleBenchmark {
         var rawSignPerSecond: Double
         /// CPU this process used in the timed window, and CPU other processes took meanwhile.
         var cpu = CPUUsage()
+        /// CPU seconds of the PostgreSQL server's processes in the timed window (nil on SQLite or a remote server).
+        var serverCPU: Double?
         var total: Double { totalSeconds }
         /// How long signing ran on after the last renewal was stored.
         var signTailSeconds: Double { totalSeconds - scheduleSeconds }
@@ -39,11 +42,22 @@ struct LifecycleBenchmark {
     """
 
     func run(log: (String) -> Void) async throws -> Figures {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openstore-bench-lifecycle-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = try await StoreDatabase.open(path: folder.appendingPathComponent("store.sqlite").path)
+        let scratch = try await ScratchDatabase.make(engine, label: "lifecycle")
+        do {
+            let figures = try await run(on: scratch, log: log)
+            await scratch.remove()
+            return figures
+        } catch {
+            await scratch.remove()
+            throw error
+        }
+    }
+
+    private func run(on scratch: ScratchDatabase, log: (String) -> Void) async throws -> Figures {
+        let database = try await scratch.open()
         let app = try StoreApp(bundleId: "com.example.bench", appAppleId: 1, environment: .sandbox, name: "Bench", catalogJSON: Self.catalog)
-        let store = try await AppStore.open(database: database, apps: [app], runScheduler: false)
+        let store = try await AppStore.openForBench(database: database, apps: [app], runScheduler: false)
+        let processes = await scratch.serverProcesses()
         let world = AppStore.defaultWorld
 
         // Set-up (not timed in the figure): every subscriber buys the monthly plan.
@@ -73,6 +87,7 @@ struct LifecycleBenchmark {
         let yearDone = DoneFlag()
         let start = Date()
         let cpuStart = CPUSample.now()
+        let serverBefore = processes?.cpuSeconds()
         async let signedBytes = queue.drain(threads: 2) { record in
             var payload = try TransactionPayload(json: Array(record.payload.utf8))
             payload.signedDate = signedMs
@@ -108,6 +123,8 @@ struct LifecycleBenchmark {
         let signed = try await signedBytes
         let totalSeconds = Date().timeIntervalSince(start)
         let cpu = CPUUsage(from: cpuStart, to: CPUSample.now())
+        let serverCPU = processes.flatMap { p in serverBefore.map { p.cpuSeconds() - $0 } }
+        if let note = await store.leaseNote(database: database, world: world) { log(note) }
         let scheduleSeconds = yearDone.value!.timeIntervalSince(start)
         precondition(signed > 0 || keys.isEmpty)
 
@@ -134,7 +151,7 @@ struct LifecycleBenchmark {
         return Figures(
             subscribers: subscribers, setupSeconds: setupSeconds, renewals: keys.count,
             scheduleSeconds: scheduleSeconds, totalSeconds: totalSeconds, emptyLoopSeconds: emptyLoopSeconds,
-            rawSignPerSecond: rawSign, cpu: cpu)
+            rawSignPerSecond: rawSign, cpu: cpu, serverCPU: serverCPU)
     }
 }
 

@@ -22,7 +22,8 @@ struct Options {
     var backendCustomers = 100_000
     /// Purchases whose `Transaction.updates` latency is measured (`client`).
     var updatePurchases = 2_000
-    /// `--database postgres://…`: purchases on that PostgreSQL database beside SQLite, in the same run.
+    /// `--database postgres://…`: purchases, history and lifecycle also on that PostgreSQL server
+    /// (an empty database created on it per figure, dropped after), beside SQLite, in the same run.
     var database: String?
 
     static let usage = """
@@ -42,7 +43,8 @@ struct Options {
           --renders      timed renders of each demo store page (default 2,000)
           --backend-customers  customers stored for the backend's customer-info figure (default 100,000)
           --allow-debug  run even though this is a debug build
-          --database     also measure purchases with the store on this PostgreSQL database, beside SQLite
+          --database     also measure purchase, history and lifecycle with the store on this PostgreSQL server,
+                         beside SQLite (each figure creates an empty database there and drops it: needs CREATEDB)
         """
 
     static func parse(_ arguments: [String]) throws -> Options {

@@ -129,10 +129,11 @@ if options.wantsHTTP {
     }
 }
 
-if let url = options.database {
+if let url = options.database, options.wants("purchase") {
     say("""
 
-        Storage engines: purchases with the store on SQLite and on PostgreSQL (\((try? DatabaseURL(parsing: url))?.description ?? "bad URL")), \
+        Storage engines: purchases with the store on SQLite and on PostgreSQL (server of \((try? DatabaseURL(parsing: url))?.description ?? "bad URL"), \
+        an empty database of its own; the store opened as one of many instances, its writes lease-fenced), \
         \(options.connections) connections, \(options.rounds) alternating round(s) of \(options.warmUp) s + \(options.duration) s, best kept.
         """)
     do {
@@ -145,52 +146,104 @@ if let url = options.database {
         report.add(.init(
             figure: "  PostgreSQL purchase p99", measured: Report.ms(engines.postgres.latencyMs(0.99)),
             limit: "SQLite \(Report.ms(engines.sqlite.latencyMs(0.99)))"))
+        report.add(.init(
+            figure: "  CPU per purchase, store process, PostgreSQL", measured: "\(Report.rate(engines.postgres.cpuMicrosecondsPerRequest)) µs",
+            limit: "SQLite \(Report.rate(engines.sqlite.cpuMicrosecondsPerRequest)) µs",
+            ratio: Report.ratio(engines.postgres.cpuMicrosecondsPerRequest / engines.sqlite.cpuMicrosecondsPerRequest)))
+        if let server = engines.postgresServerCPU {
+            report.add(.init(
+                figure: "  CPU per purchase, PostgreSQL server", measured: "\(Report.rate(server * 1e6 / Double(max(engines.postgres.completed, 1)))) µs",
+                limit: "store process \(Report.rate(engines.postgres.cpuMicrosecondsPerRequest)) µs"))
+        }
+        if let commits = engines.commitsPerPurchase {
+            report.add(.init(figure: "  PostgreSQL commits per purchase", measured: String(format: "%.3f", commits),
+                             limit: String(format: "%.1f purchases per commit", 1 / commits)))
+        }
     } catch {
         say("storage engine benchmark failed: \(error)")
         failed = true
     }
 }
 
+/// With `--database`: each of the next figures also runs on PostgreSQL, same sizes, after SQLite.
+let figureEngines: [BenchEngine] = [.sqlite] + (options.database.map { [.postgres(url: $0)] } ?? [])
+
 if options.wants("history") {
-    say("\nhistory: Get Transaction History v2 pages (20 signed transactions) on the engine; 10,000-transaction customer in a store of \(options.historyStore)")
-    do {
-        let h = try await HistoryBenchmark(storeSize: options.historyStore, bigHistory: 10_000).run(log: { say("  " + $0) })
-        report.add(.init(
-            figure: "history page p99, 10k-history customer", measured: Report.ms(h.bigP99),
-            limit: "raw row read p99 " + Report.ms(h.rawReadP99), ratio: Report.ratio(h.bigP99 / h.rawReadP99),
-            target: "≤ 2.00 ms", met: h.bigP99 <= 2 ? "yes" : "NO"))
-        report.add(.init(
-            figure: "history page p50 / p99, 10-history customer", measured: Report.ms(h.smallP50) + " / " + Report.ms(h.smallP99)))
-        report.add(.init(
-            figure: "page cost at 10k vs 10 history (p50)", measured: Report.ratio(h.bigP50 / h.smallP50), limit: "", ratio: "",
-            target: "≤ 1.50×", met: h.bigP50 / h.smallP50 <= 1.5 ? "yes" : "NO"))
-    } catch {
-        say("history benchmark failed: \(error)")
-        failed = true
+    say("\nhistory: Get Transaction History v2 pages (20 signed transactions) on the engine; 10,000-transaction customer in a store of \(options.historyStore)"
+        + (figureEngines.count > 1 ? "; on SQLite, then on PostgreSQL (an empty database of its own, the store opened as one of many instances)" : ""))
+    var onSQLite: HistoryBenchmark.Figures?
+    for engine in figureEngines {
+        do {
+            if figureEngines.count > 1 { say("  \(engine.name):") }
+            let h = try await HistoryBenchmark(storeSize: options.historyStore, bigHistory: 10_000, engine: engine).run(log: { say("  " + $0) })
+            say(String(format: "  %@: %d pages in %.2f s; CPU of this process %.2f s (%.0f µs per page), other processes %.2f s",
+                       engine.name, h.pages, h.pagesSeconds, h.cpu.process, h.cpu.process / Double(max(h.pages, 1)) * 1e6, h.cpu.others)
+                + (h.serverCPU.map { String(format: " of which the PostgreSQL server %.2f s (%.0f µs per page)", $0, $0 / Double(max(h.pages, 1)) * 1e6) } ?? ""))
+            let suffix = engine.isPostgres ? " on PostgreSQL" : ""
+            report.add(.init(
+                figure: "history page p99, 10k-history customer" + suffix, measured: Report.ms(h.bigP99),
+                limit: "raw row read p99 " + Report.ms(h.rawReadP99), ratio: Report.ratio(h.bigP99 / h.rawReadP99),
+                target: "≤ 2.00 ms", met: h.bigP99 <= 2 ? "yes" : "NO"))
+            report.add(.init(
+                figure: "history page p50 / p99, 10-history customer" + suffix, measured: Report.ms(h.smallP50) + " / " + Report.ms(h.smallP99)))
+            report.add(.init(
+                figure: "page cost at 10k vs 10 history (p50)" + suffix, measured: Report.ratio(h.bigP50 / h.smallP50), limit: "", ratio: "",
+                target: "≤ 1.50×", met: h.bigP50 / h.smallP50 <= 1.5 ? "yes" : "NO"))
+            if engine.isPostgres, let sqlite = onSQLite {
+                report.add(.init(
+                    figure: "  history page p50 (10k) PostgreSQL vs SQLite", measured: Report.ms(h.bigP50),
+                    limit: "SQLite " + Report.ms(sqlite.bigP50), ratio: Report.ratio(h.bigP50 / sqlite.bigP50)))
+                report.add(.init(
+                    figure: "  history load, \(Report.rate(Double(h.storeSize))) rows, PostgreSQL", measured: String(format: "%.1f s", h.loadSeconds),
+                    limit: String(format: "SQLite %.1f s", sqlite.loadSeconds), ratio: Report.ratio(h.loadSeconds / sqlite.loadSeconds)))
+            } else {
+                onSQLite = h
+            }
+        } catch {
+            say("history benchmark on \(engine.name) failed: \(error)")
+            failed = true
+        }
     }
 }
 
 if options.wants("lifecycle") {
-    say("\nlifecycle: \(options.subscribers) monthly subscribers through one simulated year (scheduler → SQLite, renewals read back and signed on 2 threads alongside)")
-    do {
-        let year = try await LifecycleBenchmark(subscribers: options.subscribers).run(log: { say("  " + $0) })
-        let perSecond = Double(year.renewals) / year.total
-        say(String(format: "  %d renewals: all stored after %.1f s, all read back and signed after %.1f s (%.1f s after the last store); empty loop over them %.4f s",
-                   year.renewals, year.scheduleSeconds, year.totalSeconds, year.signTailSeconds, year.emptyLoopSeconds))
-        say(String(format: "  CPU of this process in that window: %.1f s (%.0f µs per renewal); other processes meanwhile: %.1f s",
-                   year.cpu.process, year.cpu.process / Double(max(year.renewals, 1)) * 1e6, year.cpu.others))
-        report.add(.init(
-            figure: "simulated year, \(Report.rate(Double(year.subscribers))) subscribers", measured: String(format: "%.1f s", year.total),
-            limit: String(format: "empty loop %.4f s", year.emptyLoopSeconds), ratio: "",
-            target: year.subscribers >= 100_000 ? "≤ 120 s" : "(scaled: ≤ \(Int(120 * Double(year.subscribers) / 100_000)) s)",
-            met: year.total <= 120 * Double(year.subscribers) / 100_000 ? "yes" : "NO"))
-        report.add(.init(
-            figure: "renewals signed and stored", measured: "\(Report.rate(perSecond)) /s",
-            limit: "raw sign \(Report.rate(year.rawSignPerSecond)) /s × \(machine.cores)",
-            ratio: Report.ratio(perSecond / (year.rawSignPerSecond * Double(machine.cores)))))
-    } catch {
-        say("lifecycle benchmark failed: \(error)")
-        failed = true
+    say("\nlifecycle: \(options.subscribers) monthly subscribers through one simulated year (scheduler → database, renewals read back and signed on 2 threads alongside)"
+        + (figureEngines.count > 1 ? "; on SQLite, then on PostgreSQL (an empty database of its own, the store opened as one of many instances)" : ""))
+    var onSQLite: LifecycleBenchmark.Figures?
+    for engine in figureEngines {
+        do {
+            if figureEngines.count > 1 { say("  \(engine.name):") }
+            let year = try await LifecycleBenchmark(subscribers: options.subscribers, engine: engine).run(log: { say("  " + $0) })
+            let perSecond = Double(year.renewals) / year.total
+            say(String(format: "  %d renewals: all stored after %.1f s, all read back and signed after %.1f s (%.1f s after the last store); empty loop over them %.4f s",
+                       year.renewals, year.scheduleSeconds, year.totalSeconds, year.signTailSeconds, year.emptyLoopSeconds))
+            say(String(format: "  CPU of this process in that window: %.1f s (%.0f µs per renewal); other processes meanwhile: %.1f s",
+                       year.cpu.process, year.cpu.process / Double(max(year.renewals, 1)) * 1e6, year.cpu.others)
+                + (year.serverCPU.map { String(format: ", of which the PostgreSQL server %.1f s (%.0f µs per renewal)", $0, $0 / Double(max(year.renewals, 1)) * 1e6) } ?? ""))
+            let scaledTarget = year.subscribers >= 100_000 ? "≤ 120 s" : "(scaled: ≤ \(Int(120 * Double(year.subscribers) / 100_000)) s)"
+            let met = year.total <= 120 * Double(year.subscribers) / 100_000 ? "yes" : "NO"
+            if engine.isPostgres, let sqlite = onSQLite {
+                report.add(.init(
+                    figure: "simulated year, \(Report.rate(Double(year.subscribers))) subscribers, PostgreSQL", measured: String(format: "%.1f s", year.total),
+                    limit: String(format: "SQLite %.1f s", sqlite.total), ratio: Report.ratio(year.total / sqlite.total),
+                    target: scaledTarget, met: met))
+                report.add("  renewals signed and stored, PostgreSQL", perSecond, unit: "/s", limitName: "SQLite",
+                           limit: Double(sqlite.renewals) / sqlite.total)
+            } else {
+                onSQLite = year
+                report.add(.init(
+                    figure: "simulated year, \(Report.rate(Double(year.subscribers))) subscribers" + (engine.isPostgres ? ", PostgreSQL" : ""),
+                    measured: String(format: "%.1f s", year.total),
+                    limit: String(format: "empty loop %.4f s", year.emptyLoopSeconds), ratio: "", target: scaledTarget, met: met))
+                report.add(.init(
+                    figure: "renewals signed and stored", measured: "\(Report.rate(perSecond)) /s",
+                    limit: "raw sign \(Report.rate(year.rawSignPerSecond)) /s × \(machine.cores)",
+                    ratio: Report.ratio(perSecond / (year.rawSignPerSecond * Double(machine.cores)))))
+            }
+        } catch {
+            say("lifecycle benchmark on \(engine.name) failed: \(error)")
+            failed = true
+        }
     }
 }
 
