@@ -5,7 +5,8 @@ import Synchronization
 /// good. Beyond the bound the least recently used customers are forgotten and read back from the
 /// database on their next use (World+Eviction.swift).
 public struct CustomerMemoryPolicy: Sendable, Equatable {
-    /// `openstore serve`'s default (`--customers-in-memory`): about 10 to 25 MB per world.
+    /// `openstore serve`'s default (`--customers-in-memory`): 5 to 12 MB per world at the 0.5 to
+    /// 1.2 KB a customer was measured to take (docs/reliability.md, "Bounded memory").
     public static let defaultMaximumCustomers = 10_000
 
     /// Customers a world keeps in memory before it forgets the least recently used ones.

@@ -14,7 +14,7 @@ import Testing
 /// time moves where the test says.
 @Suite(.removesTemporaryFolders) struct CustomerMemoryTests {
     func openStore(bound: Int, idleMs: Int64 = 0, clock: TestClock = TestClock()) async throws -> AppStore {
-        let database = try await StoreDatabase.open(path: databasePath())
+        let database = try await openTestDatabase(databasePath())
         let store = try await AppStore.open(database: database, apps: [try makeApp()], clock: clock, runScheduler: false)
         store.keepCustomersInMemory(CustomerMemoryPolicy(maximumCustomers: bound, minimumIdleMs: idleMs))
         return store
@@ -146,6 +146,19 @@ import Testing
         _ = try await store.advanceTime(world, byMs: 8 * dayMs)
         let renewed = try await store.events(world: world, after: before).filter { $0.type == "DID_RENEW" }.map(\.customer)
         #expect(renewed.sorted() == customers.filter { $0.hasSuffix("0") }.sorted())
+    }
+
+    @Test func aJumpOverManyForgottenSubscribersRenewsEachExactlyOnce() async throws {
+        let store = try await openStore(bound: 5)
+        let subscribers = (0..<60).map { "s\($0)" }
+        for customer in subscribers { _ = try await buy(store, customer, "test.monthly") }
+        try await crowdOut("s0", of: store, bound: 5, tag: "crowd")
+        // More forgotten chains fall due in one batch than are read back one by one: all come back at once.
+        let before = try await store.lastEventSeq()
+        _ = try await store.advanceTime(world, byMs: 8 * dayMs)
+        let renewed = try await store.events(world: world, after: before).filter { $0.type == "DID_RENEW" }.map(\.customer)
+        #expect(renewed.sorted() == subscribers.sorted())
+        for customer in ["s0", "s59"] { #expect(try await all(store, customer).count == 2) }
     }
 
     @Test func aCustomerUsedWithinTheIdleTimeIsKeptUntilIdle() async throws {
