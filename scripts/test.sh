@@ -113,7 +113,8 @@ export OPENSTORE_TEST_RUN_LOG="$RUN_TMP/servers.log"
 # ---------------------------------------------------------------------------------------------
 # PostgreSQL (issue 11): a throw-away cluster (Debian's postgresql, installed when missing) on a
 # free loopback port, run as an ordinary user, stopped and removed by the end of the run. With it
-# `swift test` runs every storage test on PostgreSQL too, and the compatibility suite runs twice.
+# `swift test` runs every storage test on PostgreSQL too, the engine tests run a second time on it,
+# and the compatibility suite runs twice.
 if [[ "${SKIP_POSTGRES:-0}" != "1" ]]; then
   banner "postgres: throw-away cluster"
   # shellcheck source=scripts/postgres.sh
@@ -126,6 +127,11 @@ fi
 if [[ "${SKIP_SWIFT_TEST:-0}" != "1" ]]; then
   banner "swift test"
   swift test
+  if [[ -n "${OPENSTORE_TEST_POSTGRES_URL:-}" ]]; then
+    # Every engine behaviour on the other storage engine too: each test's store on a fresh database.
+    banner "swift test: the engine tests again, every store on PostgreSQL"
+    OPENSTORE_TEST_ENGINE=postgres swift test --skip-build --filter StoreEngineTests
+  fi
 else
   banner "swift test (skipped: SKIP_SWIFT_TEST=1)"
 fi

@@ -49,6 +49,16 @@ actor PostgresLink {
         if let current { try? await current.close() }
         current = nil
     }
+
+    /// A store freed without `close()` (a command that exits early, a test) still closes its
+    /// connection: the server frees the backend at once instead of when TCP notices, and debug
+    /// builds of PostgresNIO assert that no connection is freed open. The closure keeps the
+    /// connection until the close completes.
+    deinit {
+        if let connection = current {
+            connection.close().whenComplete { _ in _ = connection }
+        }
+    }
 }
 
 extension StorageUnavailable {

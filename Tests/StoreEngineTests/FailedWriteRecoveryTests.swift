@@ -16,7 +16,8 @@ import Testing
     /// catch-ups happen where the test asks for them.
     func openStore() async throws -> (AppStore, StoreDatabase, TestClock) {
         let clock = TestClock()
-        let database = try await StoreDatabase.open(path: databasePath())
+        // SQLite always: the fault is injected through its writing connection (query_only).
+        let database = try await StoreDatabase.open(path: TemporaryFolder.make("engine").appendingPathComponent("store.sqlite").path)
         let store = try await AppStore.open(database: database, apps: [try makeApp()], clock: clock, runScheduler: false)
         return (store, database, clock)
     }
