@@ -10,7 +10,8 @@ import Testing
 /// 1 KB per new customer without bound. Forgetting must change nothing a customer or developer can
 /// see: history, ownership (Apple refuses a second purchase of a non-consumable), intro-offer
 /// eligibility ("one introductory offer per subscription group"), and renewals, which fire
-/// "in time order and exactly once" (DESIGN.md). Real SQLite files, no background scheduler:
+/// "in time order and exactly once" (DESIGN.md). Real SQLite files (or PostgreSQL databases with
+/// OPENSTORE_TEST_ENGINE=postgres), no background scheduler:
 /// time moves where the test says.
 @Suite(.removesTemporaryFolders) struct CustomerMemoryTests {
     func openStore(bound: Int, idleMs: Int64 = 0, clock: TestClock = TestClock()) async throws -> AppStore {
