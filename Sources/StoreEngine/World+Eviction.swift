@@ -111,7 +111,15 @@ extension World {
         for originalId in missing.sorted() {
             attempted.insert(originalId)
             guard chains[originalId] == nil, let record = try await transactionRecord(originalId) else { continue }
-            _ = try await history(CustomerKey(bundleId: record.bundleId, customer: record.customer))
+            let key = CustomerKey(bundleId: record.bundleId, customer: record.customer)
+            _ = try await history(key)
+            // The renewal's notification names the customer's app version (`bundleVersion`).
+            if appTransactions[key] == nil {
+                let seen = generation
+                let stored = try await env.database.appTransaction(world: id, bundleId: key.bundleId, customer: key.customer)
+                try checkGeneration(seen)
+                if appTransactions[key] == nil, let stored { appTransactions[key] = stored }
+            }
         }
     }
 

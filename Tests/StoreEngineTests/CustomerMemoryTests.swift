@@ -89,14 +89,20 @@ import Testing
 
     @Test func theSchedulerRenewsAForgottenSubscriberExactlyOncePerPeriod() async throws {
         let store = try await openStore(bound: 3)
+        // Notifications are made only for an app with a notification URL (nothing listens here).
+        _ = try await store.setNotificationURL("http://127.0.0.1:9/notifications", bundleId: testBundle)
         let trial = try await buy(store, "ana", "test.monthly")
         let expiry = try #require(trial.expiresDate)
+        // Her copy of the app is on version 2.5: the renewal's notification says so (`data.bundleVersion`).
+        _ = try await store.updateAppTransaction(bundleId: testBundle, customer: "ana", change: AppTransactionChange(applicationVersion: "2.5"))
         try await crowdOut("ana", of: store, bound: 3, tag: "crowd")
         let before = try await store.lastEventSeq()
         // Past the free week: the chain comes back from the database and renews once.
         _ = try await store.advanceTime(world, byMs: 8 * dayMs)
         var renewals = try await store.events(world: world, after: before).filter { $0.type == "DID_RENEW" && $0.customer == "ana" }
         #expect(renewals.count == 1)
+        let renewed = try await store.database.notifications(world: world).filter { $0.type == "DID_RENEW" && $0.customer == "ana" }
+        #expect(renewed.count == 1 && renewed.allSatisfy { $0.body.contains(#""bundleVersion":"2.5""#) })
         // Forgotten again, a month later: the next period, once.
         try await crowdOut("ana", of: store, bound: 3, tag: "crowd2")
         _ = try await store.advanceTime(world, byMs: 31 * dayMs)
