@@ -349,3 +349,32 @@ def test_worlds_spread_over_the_instances(group):
         return held if held == listing and sum(held.values()) == 21 else None
 
     until("each instance's leases metric matches the database", metrics_agree, timeout=LEASE_SECONDS * 8)
+
+
+def test_transaction_updates_stream_from_the_owner_through_the_other_instance(group):
+    start, shared = group
+    a, b = start("a"), start("b")
+    world = "w-" + uuid.uuid4().hex[:8]
+    a.admin("POST", "/worlds", id=world)
+    first = a.device(world, "POST", f"/apps/{BUNDLE}/purchases", productId=MONTHLY, customer="streamer")
+    assert first.status_code == 200, first.text
+    # The stream is opened on the instance that does not own the world: it is forwarded, and the
+    # owner's Server-Sent Events arrive through it as they happen.
+    stream = requests.get(f"{b.base_url}/storekit/v1/worlds/{world}/apps/{BUNDLE}/customers/streamer/updates?heartbeat=0.2",
+                          stream=True, timeout=30)
+    try:
+        assert stream.status_code == 200 and stream.headers["Content-Type"].startswith("text/event-stream")
+        bought = a.device(world, "POST", f"/apps/{BUNDLE}/purchases", productId=LIFETIME, customer="streamer")
+        assert bought.status_code == 200, bought.text
+        wanted = jws_parts(bought.json()["signedTransaction"])[1]["transactionId"]
+        deadline = time.monotonic() + 30
+        seen = []
+        for line in stream.iter_lines(decode_unicode=True):
+            if line.startswith("data:") and "signedTransaction" in line:
+                signed = json.loads(line[len("data:"):])["signedTransaction"]
+                seen.append(jws_parts(signed)[1]["transactionId"])
+                if seen[-1] == wanted:
+                    break
+            assert time.monotonic() < deadline, f"no update for {wanted} through the forwarded stream: {seen}"
+    finally:
+        stream.close()

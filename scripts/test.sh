@@ -119,7 +119,7 @@ if [[ "${SKIP_POSTGRES:-0}" != "1" ]]; then
   banner "postgres: throw-away cluster"
   # shellcheck source=scripts/postgres.sh
   source "$REPO_ROOT/scripts/postgres.sh"
-  pg_start
+  OPENSTORE_PG_NO_FSYNC=1 pg_start
   echo "$("$OPENSTORE_PG_BIN/postgres" --version) on 127.0.0.1:$OPENSTORE_PG_PORT ($OPENSTORE_PG_DIR)"
 fi
 

@@ -62,7 +62,10 @@ extension WorldDirectory {
         guard let ownership = env.ownership else { return nil }
         let lease = try await env.database.acquireLease(
             world: id, owner: ownership.id, address: ownership.address, ttlMs: ownership.settings.leaseMs)
-        guard lease.owner == ownership.id, try await env.database.worldConfig(id: id) == nil else {
+        guard lease.owner == ownership.id else { throw StoreError.invalidAction("world \(id) already exists") }
+        guard try await env.database.worldConfig(id: id) == nil else {
+            // It exists, made elsewhere: give the lease back so its next request takes it properly.
+            try? await env.database.releaseLeases(owner: ownership.id, worlds: [id])
             throw StoreError.invalidAction("world \(id) already exists")
         }
         return lease.epoch
