@@ -78,6 +78,15 @@ struct CustomerResidency: Sendable {
 
     mutating func forget(_ name: String) { lastUse[name] = nil }
 
+    /// The world dropped all it had loaded (a failed write, a reset): no one is in memory, and the
+    /// reload puts every scheduled chain back. Marks of writes in flight stay until they settle.
+    mutating func forgetLoaded() {
+        lastUse = [:]
+        evictedScheduledChains = 0
+        nextSweepAt = 0
+        retrySweepAtMs = .max
+    }
+
     /// Up to `limit` customers to forget, least recently used first: idle since `idleBeforeMs`,
     /// every change written, and not `pinned`.
     func evictable(limit: Int, idleBeforeMs: Int64, pinned: Set<String>) -> [String] {

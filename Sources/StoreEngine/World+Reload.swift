@@ -41,6 +41,7 @@ extension World {
         chainIndex = [:]
         chainsLoaded = []
         agenda.removeAll()
+        residency.forgetLoaded()
     }
 
     /// Loads the world from the database when its memory was discarded: settings, families and

@@ -168,6 +168,14 @@ import Testing
         for customer in ["s0", "s59"] { #expect(try await all(store, customer).count == 2) }
     }
 
+    @Test func aResetWorldHoldsNoOne() async throws {
+        let store = try await openStore(bound: 3)
+        for n in 0..<4 { _ = try await buy(store, "c\(n)") }
+        #expect(try await store.customersInMemory() > 0)
+        _ = try await store.resetWorld(world)
+        #expect(try await store.customersInMemory() == 0)
+    }
+
     @Test func aCustomerUsedWithinTheIdleTimeIsKeptUntilIdle() async throws {
         let clock = TestClock()
         let store = try await openStore(bound: 2, idleMs: 60_000, clock: clock)
