@@ -32,6 +32,9 @@ struct WorldForwardingMiddleware: RouterMiddleware {
         timeout: .init(connect: .seconds(1)), connectionPool: .init(idleTimeout: .seconds(60))))
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // Only a body small enough to keep can be replayed: one announced larger (or streamed
+        // without a length) goes to the handler untouched, which refuses it as it always does.
+        guard Self.replayable(request.headers) else { return try await next(request, context) }
         var request = request
         let body = try await request.body.collect(upTo: Self.maxBody)
         request.body = RequestBody(buffer: body)
@@ -53,6 +56,11 @@ struct WorldForwardingMiddleware: RouterMiddleware {
         case .elsewhere?, nil:
             return response
         }
+    }
+
+    static func replayable(_ headers: HTTPFields) -> Bool {
+        if let length = headers[.contentLength] { return Int(length).map { $0 <= maxBody } ?? false }
+        return headers[.transferEncoding] == nil
     }
 
     private func forward(_ request: Request, body: ByteBuffer, to address: String) async throws -> Response {

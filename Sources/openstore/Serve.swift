@@ -85,7 +85,8 @@ struct Serve: AsyncParsableCommand {
         let database = try await DatabaseLocation.open(url: settings.database, data: settings.data)
         let instance = InstanceSettings(
             advertiseURL: settings.advertiseURL ?? Self.advertised(host: settings.host, port: settings.port),
-            leaseMs: Int64(settings.leaseSeconds * 1000))
+            leaseMs: Int64(settings.leaseSeconds * 1000),
+            instanceId: database.supportsManyInstances ? InstanceIdentity.load(dataFolder: settings.data) : UUID().uuidString.lowercased())
         let store = try await AppStore.open(database: database, apps: apps, instance: instance)
         store.keepCustomersInMemory(CustomerMemoryPolicy(maximumCustomers: settings.customersInMemory))
         for app in settings.apps {
