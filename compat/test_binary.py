@@ -22,7 +22,7 @@ import pytest
 import requests
 from appstoreserverlibrary.models.Environment import Environment
 
-from openstore_harness import make_verifier, openstore_bin
+from openstore_harness import REPO_ROOT, make_verifier, openstore_bin
 from serve_process import Started
 
 BUNDLE, PRODUCT = "com.example.backyardbirds", "com.example.backyardbirds.pellets"
@@ -101,3 +101,31 @@ def test_the_binary_runs_from_an_empty_folder_and_sells_what_apples_verifier_acc
     finally:
         store.stop()
     assert sorted(p.name for p in folder.iterdir()) == ["data", "openstore"]
+
+
+def subcommands(path: Path) -> list:
+    """The subcommand names `openstore --help` lists."""
+    text = subprocess.run([str(path), "--help"], capture_output=True, text=True, timeout=60, check=True).stdout
+    section = text.split("SUBCOMMANDS:", 1)[1]
+    return re.findall(r"^  ([a-z][a-z-]*)(?:\s|$)", section, re.M)
+
+
+def test_the_man_page_and_the_completions_name_every_subcommand(tmp_path):
+    """Issue 17, CLI polish: "a man page (`generate-manual`), documented" (docs/operations.md:
+    `scripts/manual.sh`). The script runs on the binary under test; every subcommand its `--help`
+    lists, `instances` among them, has its entry in the page and is offered by each completion script."""
+    source = binary()
+    if not source.exists():
+        pytest.skip(f"{source} is not built")
+    names = subcommands(source)
+    assert "instances" in names and "serve" in names and len(names) >= 25, names
+    done = subprocess.run([str(REPO_ROOT / "scripts" / "manual.sh")], capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "OPENSTORE_BIN": str(source), "OUT": str(tmp_path)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    page = (tmp_path / "man" / "openstore.1").read_text()
+    assert ".Dt OPENSTORE 1" in page
+    entries = set(re.findall(r"^\.It Em ([a-z-]+)$", page, re.M))
+    assert [n for n in names if n not in entries] == [], sorted(entries)
+    for shell in ("bash", "zsh", "fish"):
+        script = (tmp_path / "completions" / f"openstore.{shell}").read_text()
+        assert [n for n in names if not re.search(rf"\b{re.escape(n)}\b", script)] == [], shell

@@ -3,22 +3,33 @@
 # swift-argument-parser from the commands themselves, into dist/:
 #   dist/man/openstore.1                  (man -l dist/man/openstore.1; or copy to /usr/local/share/man/man1)
 #   dist/completions/openstore.{bash,zsh,fish}
-# The man page comes from the package's `generate-manual` plugin (swift package plugin
-# generate-manual), run on the debug build; when its tool is already built it is run directly.
+# The man page comes from swift-argument-parser's `generate-manual` tool, the one its
+# GenerateManual plugin runs (`swift package plugin generate-manual`). The plugin builds it once
+# (and every product, which the debug build already holds); afterwards it is run directly.
+#
+# Environment:
+#   OPENSTORE_BIN=…   the binary to document (default: build and use .build/debug/openstore)
+#   OUT=…             output folder (default: dist)
+# compat/test_binary.py runs it on the binary under test and checks every subcommand is in the page.
 set -euo pipefail
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO_ROOT"
-swift build --product openstore
-BIN="$(swift build --show-bin-path)"
-mkdir -p dist/man dist/completions
-if [[ -x "$BIN/generate-manual-tool" ]]; then
-  "$BIN/generate-manual-tool" "$BIN/openstore" --output-directory dist/man
+BIN_DIR="$(swift build --show-bin-path)"
+if [[ -n "${OPENSTORE_BIN:-}" ]]; then
+  OPENSTORE="$OPENSTORE_BIN"
 else
-  swift package plugin generate-manual --configuration debug
-  cp "$(find .build/plugins -path '*GenerateManual*' -name openstore.1 | head -1)" dist/man/openstore.1
+  swift build --product openstore
+  OPENSTORE="$BIN_DIR/openstore"
 fi
+OUT="${OUT:-$REPO_ROOT/dist}"
+TOOL="$BIN_DIR/generate-manual-tool"
+if [[ ! -x "$TOOL" ]]; then
+  swift package plugin generate-manual --configuration debug >&2
+fi
+mkdir -p "$OUT/man" "$OUT/completions"
+"$TOOL" "$OPENSTORE" --output-directory "$OUT/man"
 for shell in bash zsh fish; do
-  "$BIN/openstore" --generate-completion-script "$shell" >"dist/completions/openstore.$shell"
+  "$OPENSTORE" --generate-completion-script "$shell" >"$OUT/completions/openstore.$shell"
 done
-echo "dist/man/openstore.1 ($(wc -l <dist/man/openstore.1) lines)"
-ls dist/completions
+echo "$OUT/man/openstore.1 ($(wc -l <"$OUT/man/openstore.1") lines)"
+ls "$OUT/completions"
