@@ -142,7 +142,7 @@ let package = Package(
         .target(name: "StoreTestSupport", dependencies: ["StoreEngine"], path: "Sources/StoreTestSupport", swiftSettings: strict),
         .testTarget(name: "StoreViewsTests", dependencies: ["StoreViews", "StoreKitTypes", "StoreModel"], swiftSettings: strict),
         .testTarget(name: "OpenStoreKitTests", dependencies: [
-            "OpenStoreKit", "StoreKitTypes", "StoreServer", "StoreEngine", "StoreModel", "StoreStorage", "StoreSigning",
+            "OpenStoreKit", "StoreKitTypes", "StoreServer", "StoreEngine", "StoreModel", "StoreStorage", "StoreSigning", "StoreTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -8,26 +8,10 @@ import StoreModel
 import StoreServer
 import StoreSigning
 import StoreStorage
+import StoreTestSupport
 
 /// A test app with every kind of product and offer the client tests need.
-let clientCatalogJSON = """
-{
-  "products" : [
-    { "displayPrice" : "0.99", "familyShareable" : false, "internalID" : "C1", "localizations" : [ { "description" : "A bag of seeds", "displayName" : "Seeds", "locale" : "en_US" } ], "productID" : "k.seeds", "referenceName" : "Seeds", "type" : "Consumable" },
-    { "displayPrice" : "4.99", "familyShareable" : true, "internalID" : "N1", "localizations" : [ { "description" : "A field guide", "displayName" : "Guide", "locale" : "en_US" } ], "productID" : "k.guide", "referenceName" : "Guide", "type" : "NonConsumable" }
-  ],
-  "settings" : { "_storefront" : "USA", "_locale" : "en_US" },
-  "subscriptionGroups" : [ { "id" : "KG", "localizations" : [ { "description" : "", "displayName" : "Birder Plus", "locale" : "en_US" } ], "name" : "Plus", "subscriptions" : [
-    { "adHocOffers" : [ { "internalID" : "P1", "offerID" : "promo", "referenceName" : "Promo", "paymentMode" : "payAsYouGo", "subscriptionPeriod" : "P1M", "numberOfPeriods" : 2, "displayPrice" : "0.99" } ],
-      "codeOffers" : [ { "internalID" : "CO1", "referenceName" : "FREEMONTH", "paymentMode" : "free", "subscriptionPeriod" : "P1M", "eligibility" : [ "new", "expired" ], "isStackable" : false } ],
-      "winbackOffers" : [ { "internalID" : "W1", "offerID" : "back", "paymentMode" : "free", "subscriptionPeriod" : "P1M" } ],
-      "displayPrice" : "2.99", "familyShareable" : true, "groupNumber" : 1, "internalID" : "S1",
-      "introductoryOffer" : { "internalID" : "I1", "paymentMode" : "free", "subscriptionPeriod" : "P1W" },
-      "localizations" : [ { "description" : "Everything", "displayName" : "Plus Monthly", "locale" : "en_US" } ], "productID" : "k.plus",
-      "recurringSubscriptionPeriod" : "P1M", "referenceName" : "Plus", "subscriptionGroupID" : "KG", "type" : "RecurringSubscription" } ] } ],
-  "version" : { "major" : 4, "minor" : 0 }
-}
-"""
+let clientCatalogJSON = fixtureCatalog("client")
 
 /// A real store on a loopback port (the same `StoreHTTPServer` `openstore serve` runs), with the
 /// two demo apps and the test app, in a temporary folder removed when it stops.
@@ -41,13 +25,13 @@ final class ClientTestStore: Sendable {
     let folder: URL
     let store: StoreEngine.AppStore
     let port: Int
-    private let server: LockedBox<Task<Void, any Error>>
+    private let server: LockedBox<LoopbackServer>
     /// Redirects are not followed, so a store page's `303` and its result header are seen.
     let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
 
     var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    private init(folder: URL, store: StoreEngine.AppStore, port: Int, server: Task<Void, any Error>) {
+    private init(folder: URL, store: StoreEngine.AppStore, port: Int, server: LoopbackServer) {
         self.folder = folder
         self.store = store
         self.port = port
@@ -72,46 +56,26 @@ final class ClientTestStore: Sendable {
         do {
             let database = try await StoreDatabase.open(path: folder.appendingPathComponent("store.sqlite").path)
             let store = try await StoreEngine.AppStore.open(database: database, apps: try apps())
-            let (task, port) = try await serve(store, port: 0)
-            return ClientTestStore(folder: folder, store: store, port: port, server: task)
+            let server = try await serve(store, port: 0)
+            return ClientTestStore(folder: folder, store: store, port: server.port, server: server)
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
         }
     }
 
-    private static func serve(_ store: StoreEngine.AppStore, port: Int) async throws -> (Task<Void, any Error>, Int) {
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+    private static func serve(_ store: StoreEngine.AppStore, port: Int) async throws -> LoopbackServer {
         let server = StoreHTTPServer(store: store, host: "127.0.0.1", port: port)
-        let task = Task {
-            defer { continuation.finish() }
-            try await server.run { port in continuation.yield(port) }
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let bound = await iterator.next() else {
-            _ = try await task.value
-            throw CancellationError()
-        }
-        return (task, bound)
+        return try await LoopbackServer.start { listening in { try await server.run { port in listening(port) } } }
     }
 
     /// Runs `body` with a fresh store, and always stops it and removes its folder.
     static func with<T: Sendable>(_ body: (ClientTestStore) async throws -> T) async throws -> T {
-        let store = try await start()
-        do {
-            let value = try await body(store)
-            await store.stop()
-            return value
-        } catch {
-            await store.stop()
-            throw error
-        }
+        try await withStarted(start, stop: { await $0.stop() }, body)
     }
 
     func stop() async {
-        let task = server.value
-        task.cancel()
-        _ = try? await task.value
+        await server.value.stop()
         await store.shutdown()
         try? await http.shutdown()
         await store.close()
@@ -120,15 +84,12 @@ final class ClientTestStore: Sendable {
 
     /// Stops answering HTTP (open connections drop) while the store itself keeps running.
     func dropHTTP() async {
-        let task = server.value
-        task.cancel()
-        _ = try? await task.value
+        await server.value.stop()
     }
 
     /// Serves HTTP again on the same port.
     func resumeHTTP() async throws {
-        let (task, _) = try await Self.serve(store, port: port)
-        server.value = task
+        server.value = try await Self.serve(store, port: port)
     }
 
     // MARK: Clients

@@ -6,35 +6,7 @@ import StoreSigning
 import Testing
 
 /// A catalog with every kind of subscription offer, and shareable products for Family Sharing.
-let offerCatalogJSON = """
-{
-  "identifier" : "OFFERS01",
-  "nonRenewingSubscriptions" : [ ],
-  "products" : [
-    { "displayPrice" : "2.99", "familyShareable" : true, "internalID" : "B1", "localizations" : [ { "description" : "A book", "displayName" : "Book", "locale" : "en_US" } ], "productID" : "o.book", "referenceName" : "Book", "type" : "NonConsumable" }
-  ],
-  "settings" : { "_locale" : "en_US", "_storefront" : "USA", "_timeRate" : 0 },
-  "subscriptionGroups" : [
-    { "id" : "OG", "localizations" : [ ], "name" : "Reader", "subscriptions" : [
-      { "adHocOffers" : [ { "internalID" : "P1", "offerID" : "promo.half", "referenceName" : "Half", "paymentMode" : "payAsYouGo", "subscriptionPeriod" : "P1M", "numberOfPeriods" : 3, "displayPrice" : "2.49" } ],
-        "codeOffers" : [
-          { "internalID" : "CO1", "referenceName" : "WELCOME", "paymentMode" : "free", "subscriptionPeriod" : "P1M", "eligibility" : [ "new", "expired" ], "isStackable" : false },
-          { "internalID" : "CO2", "referenceName" : "LOYAL", "paymentMode" : "payUpFront", "subscriptionPeriod" : "P3M", "displayPrice" : "9.99", "eligibility" : [ "existing" ], "isStackable" : false }
-        ],
-        "winbackOffers" : [ { "internalID" : "W1", "offerID" : "wb.free", "referenceName" : "Come back", "paymentMode" : "free", "subscriptionPeriod" : "P1M" } ],
-        "displayPrice" : "4.99", "familyShareable" : true, "groupNumber" : 2, "internalID" : "S1",
-        "introductoryOffer" : { "internalID" : "I1", "paymentMode" : "free", "subscriptionPeriod" : "P1W" },
-        "localizations" : [ { "description" : "Monthly", "displayName" : "Monthly", "locale" : "en_US" } ], "productID" : "o.monthly",
-        "recurringSubscriptionPeriod" : "P1M", "referenceName" : "Monthly", "subscriptionGroupID" : "OG", "type" : "RecurringSubscription" },
-      { "adHocOffers" : [ { "internalID" : "P2", "offerID" : "premium.promo", "referenceName" : "Premium promo", "paymentMode" : "payAsYouGo", "subscriptionPeriod" : "P1M", "numberOfPeriods" : 2, "displayPrice" : "4.99" } ],
-        "codeOffers" : [ ], "displayPrice" : "9.99", "familyShareable" : false, "groupNumber" : 1, "internalID" : "S2", "introductoryOffer" : null,
-        "localizations" : [ { "description" : "Premium", "displayName" : "Premium", "locale" : "en_US" } ], "productID" : "o.premium",
-        "recurringSubscriptionPeriod" : "P1M", "referenceName" : "Premium", "subscriptionGroupID" : "OG", "type" : "RecurringSubscription" }
-    ] }
-  ],
-  "version" : { "major" : 4, "minor" : 0 }
-}
-"""
+let offerCatalogJSON = fixtureCatalog("offers")
 
 let offerBundle = "com.example.offers"
 

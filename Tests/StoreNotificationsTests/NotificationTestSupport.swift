@@ -27,7 +27,7 @@ final class TestReceiver: Sendable {
     private let boundPort = Mutex(0)
     let received = Mutex<[String]>([])
     let status = Mutex<Int>(200)
-    private let task = Mutex<Task<Void, any Error>?>(nil)
+    private let server = Mutex<LoopbackServer?>(nil)
 
     var port: Int { boundPort.withLock { $0 } }
     var url: String { "http://127.0.0.1:\(port)/notify" }
@@ -45,22 +45,20 @@ final class TestReceiver: Sendable {
             received.withLock { $0.append(String(buffer: body)) }
             return Response(status: HTTPResponse.Status(code: status.withLock { $0 }))
         }
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
-            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
-        let running = Task { try await app.runService(gracefulShutdownSignals: []) }
-        var iterator = ports.makeAsyncIterator()
-        guard let bound = await iterator.next() else { throw CancellationError() }
-        boundPort.withLock { $0 = bound }
-        task.withLock { $0 = running }
+        let running = try await LoopbackServer.start { listening in
+            let app = Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
+                onServerRunning: { channel in listening(channel.localAddress?.port ?? 0) })
+            return { try await app.runService(gracefulShutdownSignals: []) }
+        }
+        boundPort.withLock { $0 = running.port }
+        server.withLock { $0 = running }
     }
 
     /// Closes the port: attempts now meet a refused connection.
     func stop() async {
-        let running = task.withLock { value -> Task<Void, any Error>? in defer { value = nil }; return value }
-        running?.cancel()
-        _ = try? await running?.value
+        let running = server.withLock { value -> LoopbackServer? in defer { value = nil }; return value }
+        await running?.stop()
     }
 
     /// Listens again on the same port, keeping what was received.

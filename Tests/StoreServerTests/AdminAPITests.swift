@@ -8,19 +8,7 @@ import StoreTestSupport
 import Testing
 
 /// A catalog with a plain monthly subscription (no intro offer), so renewals fall exactly a month apart.
-let adminCatalogJSON = """
-{
-  "products" : [
-    { "displayPrice" : "0.99", "familyShareable" : false, "internalID" : "C1", "localizations" : [ { "description" : "Coins", "displayName" : "Coins", "locale" : "en_US" } ], "productID" : "a.coins", "referenceName" : "Coins", "type" : "Consumable" }
-  ],
-  "settings" : { "_storefront" : "USA", "_locale" : "en_US" },
-  "subscriptionGroups" : [ { "id" : "G", "localizations" : [ ], "name" : "Pro", "subscriptions" : [
-    { "displayPrice" : "4.99", "familyShareable" : false, "groupNumber" : 1, "internalID" : "S1",
-      "localizations" : [ { "description" : "Pro", "displayName" : "Pro Monthly", "locale" : "en_US" } ], "productID" : "a.pro",
-      "recurringSubscriptionPeriod" : "P1M", "referenceName" : "Pro", "subscriptionGroupID" : "G", "type" : "RecurringSubscription" } ] } ],
-  "version" : { "major" : 3, "minor" : 0 }
-}
-"""
+let adminCatalogJSON = fixtureCatalog("admin")
 
 /// The admin API and the world-scoped device routes, over real HTTP.
 @Suite(.removesTemporaryFolders) struct AdminAPITests {
@@ -28,11 +16,9 @@ let adminCatalogJSON = """
 
     func withServer(host: String = "127.0.0.1", adminToken: String? = nil, peer: SocketAddress? = nil,
                     _ body: (LiveServer) async throws -> Void) async throws {
-        let server = try await LiveServer.start(apps: [
+        try await LiveServer.with(apps: [
             try StoreApp(bundleId: Self.bundle, appAppleId: 77, environment: .sandbox, name: "Admin", catalogJSON: adminCatalogJSON),
-        ], host: host, adminToken: adminToken, peer: peer)
-        do { try await body(server) } catch { await server.stop(); throw error }
-        await server.stop()
+        ], host: host, adminToken: adminToken, peer: peer, body)
     }
 
     /// The decoded payload of a JWS (its signature is checked by the device API tests).

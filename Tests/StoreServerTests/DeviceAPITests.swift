@@ -5,32 +5,16 @@ import StoreSigning
 import StoreTestSupport
 import Testing
 
-let catalogJSON = """
-{
-  "products" : [
-    { "displayPrice" : "0.99", "familyShareable" : false, "internalID" : "C1", "localizations" : [ { "description" : "Seeds", "displayName" : "Seeds", "locale" : "en_US" } ], "productID" : "t.seeds", "referenceName" : "Seeds", "type" : "Consumable" },
-    { "displayPrice" : "4.99", "familyShareable" : false, "internalID" : "N1", "localizations" : [ { "description" : "History", "displayName" : "History", "locale" : "en_US" } ], "productID" : "t.history", "referenceName" : "History", "type" : "NonConsumable" }
-  ],
-  "settings" : { "_storefront" : "USA", "_locale" : "en_US" },
-  "subscriptionGroups" : [ { "id" : "G", "localizations" : [ ], "name" : "Plus", "subscriptions" : [
-    { "displayPrice" : "2.99", "familyShareable" : false, "groupNumber" : 1, "internalID" : "S1",
-      "introductoryOffer" : { "internalID" : "I1", "paymentMode" : "free", "subscriptionPeriod" : "P1W" },
-      "localizations" : [ { "description" : "Plus", "displayName" : "Plus Monthly", "locale" : "en_US" } ], "productID" : "t.plus",
-      "recurringSubscriptionPeriod" : "P1M", "referenceName" : "Plus", "subscriptionGroupID" : "G", "type" : "RecurringSubscription" } ] } ],
-  "version" : { "major" : 3, "minor" : 0 }
-}
-"""
+let catalogJSON = fixtureCatalog("device-api")
 
 /// One server shared by the tests of this suite: starting one per test would only add time.
 @Suite(.serialized, .removesTemporaryFolders) struct DeviceAPITests {
     static let bundle = "com.example.http"
 
     func withServer(_ body: (LiveServer) async throws -> Void) async throws {
-        let server = try await LiveServer.start(apps: [
+        try await LiveServer.with(apps: [
             try StoreApp(bundleId: Self.bundle, appAppleId: 42, environment: .sandbox, name: "HTTP", catalogJSON: catalogJSON),
-        ])
-        do { try await body(server) } catch { await server.stop(); throw error }
-        await server.stop()
+        ], body)
     }
 
     @Test func purchaseOverHTTPReturnsAVerifiableTransaction() async throws {

@@ -13,18 +13,13 @@ import Testing
     static let bundle = AdminAPITests.bundle
 
     func withWorld(_ body: (LiveServer, String) async throws -> Void) async throws {
-        let server = try await LiveServer.start(apps: [
+        try await LiveServer.with(apps: [
             try StoreApp(bundleId: Self.bundle, appAppleId: 77, environment: .sandbox, name: "Admin", catalogJSON: adminCatalogJSON),
-        ])
-        do {
+        ]) { server in
             let world = "life-\(UUID().uuidString.prefix(8).lowercased())"
             #expect(try await server.json(.POST, "/admin/v1/worlds", ["id": world]).status == 201)
             try await body(server, world)
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     func device(_ world: String, _ customer: String, _ path: String) -> String {

@@ -14,13 +14,13 @@ import StoreViews
 final class LiveServer: Sendable {
     let base: String
     let store: AppStore
-    let task: Task<Void, any Error>
+    let server: LoopbackServer
     let client = HTTPClient(eventLoopGroupProvider: .singleton)
 
-    private init(base: String, store: AppStore, task: Task<Void, any Error>) {
+    private init(base: String, store: AppStore, server: LoopbackServer) {
         self.base = base
         self.store = store
-        self.task = task
+        self.server = server
     }
 
     /// - Parameter peer: when given, every request is served as if it came from this address
@@ -30,26 +30,28 @@ final class LiveServer: Sendable {
         let path = TemporaryFolder.make("http").appendingPathComponent("store.sqlite").path
         let database = try await StoreDatabase.open(path: path)
         let store = try await AppStore.open(database: database, apps: apps)
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let server = StoreHTTPServer(store: store, host: host, port: 0, adminToken: adminToken, storePages: storePages)
-        let task: Task<Void, any Error>
-        if let peer {
+        let running = try await LoopbackServer.start { listening in
+            guard let peer else { return { try await server.run { port in listening(port) } } }
             let app = Application(
                 router: PeerRecordingRouter(server.makeRouter(), peer: { _ in peer }),
                 configuration: .init(address: .hostname(host, port: 0), serverName: "OpenStoreKit"),
-                onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
-            task = Task { try await app.runService() }
-        } else {
-            task = Task { try await server.run { port in continuation.yield(port) } }
+                onServerRunning: { channel in listening(channel.localAddress?.port ?? 0) })
+            return { try await app.runService() }
         }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw CancellationError() }
-        return LiveServer(base: "http://127.0.0.1:\(port)", store: store, task: task)
+        return LiveServer(base: "http://127.0.0.1:\(running.port)", store: store, server: running)
+    }
+
+    /// Runs `body` against a fresh server (see `start`) and always stops it afterwards.
+    static func with<Value>(apps: [StoreApp], host: String = "127.0.0.1", adminToken: String? = nil,
+                            storePages: [StorePage] = DemoStorePages.all, peer: SocketAddress? = nil,
+                            _ body: (LiveServer) async throws -> Value) async throws -> Value {
+        try await withStarted({ try await start(apps: apps, host: host, adminToken: adminToken, storePages: storePages, peer: peer) },
+                              stop: { await $0.stop() }, body)
     }
 
     func stop() async {
-        task.cancel()
-        _ = try? await task.value
+        await server.stop()
         try? await client.shutdown()
         await store.close()
     }

@@ -27,11 +27,9 @@ import Testing
     }
 
     func withServer(adminToken: String? = nil, peer: SocketAddress? = nil, _ body: (LiveServer) async throws -> Void) async throws {
-        let server = try await LiveServer.start(apps: [
+        try await LiveServer.with(apps: [
             try StoreApp(bundleId: Self.bundle, appAppleId: 5, environment: .sandbox, name: "Shop <b>&", catalogJSON: storePagesCatalogJSON),
-        ], adminToken: adminToken, peer: peer)
-        do { try await body(server) } catch { await server.stop(); throw error }
-        await server.stop()
+        ], adminToken: adminToken, peer: peer, body)
     }
 
     /// One request; redirects are not followed, so each step of Post/Redirect/Get is seen.

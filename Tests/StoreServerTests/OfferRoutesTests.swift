@@ -5,32 +5,15 @@ import StoreSigning
 import StoreTestSupport
 import Testing
 
-let offerRoutesCatalogJSON = """
-{
-  "products" : [
-    { "displayPrice" : "2.99", "familyShareable" : true, "internalID" : "B1", "localizations" : [ { "description" : "Book", "displayName" : "Book", "locale" : "en_US" } ], "productID" : "r.book", "referenceName" : "Book", "type" : "NonConsumable" }
-  ],
-  "settings" : { "_storefront" : "USA", "_locale" : "en_US" },
-  "subscriptionGroups" : [ { "id" : "RG", "localizations" : [ ], "name" : "Plus", "subscriptions" : [
-    { "adHocOffers" : [ { "internalID" : "P1", "offerID" : "promo", "referenceName" : "Promo", "paymentMode" : "payAsYouGo", "subscriptionPeriod" : "P1M", "numberOfPeriods" : 2, "displayPrice" : "0.99" } ],
-      "codeOffers" : [ { "internalID" : "C1", "referenceName" : "FREEMONTH", "paymentMode" : "free", "subscriptionPeriod" : "P1M", "eligibility" : [ "new", "expired" ], "isStackable" : false } ],
-      "winbackOffers" : [ { "internalID" : "W1", "offerID" : "back", "paymentMode" : "free", "subscriptionPeriod" : "P1M" } ],
-      "displayPrice" : "2.99", "familyShareable" : false, "groupNumber" : 1, "internalID" : "S1", "introductoryOffer" : null,
-      "localizations" : [ { "description" : "Plus", "displayName" : "Plus", "locale" : "en_US" } ], "productID" : "r.plus",
-      "recurringSubscriptionPeriod" : "P1M", "referenceName" : "Plus", "subscriptionGroupID" : "RG", "type" : "RecurringSubscription" } ] } ],
-  "version" : { "major" : 4, "minor" : 0 }
-}
-"""
+let offerRoutesCatalogJSON = fixtureCatalog("offer-routes")
 
 @Suite(.serialized, .removesTemporaryFolders) struct OfferRoutesTests {
     static let bundle = "com.example.offerroutes"
 
     func withServer(_ body: (LiveServer) async throws -> Void) async throws {
-        let server = try await LiveServer.start(apps: [
+        try await LiveServer.with(apps: [
             try StoreApp(bundleId: Self.bundle, appAppleId: 43, environment: .sandbox, name: "Offers", catalogJSON: offerRoutesCatalogJSON),
-        ])
-        do { try await body(server) } catch { await server.stop(); throw error }
-        await server.stop()
+        ], body)
     }
 
     var purchases: String { "/storekit/v1/apps/\(Self.bundle)/purchases" }

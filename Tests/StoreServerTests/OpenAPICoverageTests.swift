@@ -19,10 +19,9 @@ import Testing
     }
 
     @Test func everyRouteIsDocumentedAndEveryDocumentedPathIsServed() async throws {
-        let server = try await LiveServer.start(apps: [
+        try await LiveServer.with(apps: [
             try StoreApp(bundleId: "com.example.doc", appAppleId: 1, environment: .sandbox, name: "Doc", catalogJSON: adminCatalogJSON),
-        ])
-        do {
+        ]) { server in
             let routes = Set(StoreHTTPServer(store: server.store).makeRouter().routes.map { Self.key("\($0.method)", "\($0.path)") })
             #expect(routes.count > 50, "the router lists its routes: \(routes.sorted())")
 
@@ -36,10 +35,6 @@ import Testing
             let unserved = documented.subtracting(routes).sorted()
             #expect(undocumented.isEmpty, "routes missing from openapi.json:\n\(undocumented.joined(separator: "\n"))")
             #expect(unserved.isEmpty, "openapi.json paths the server does not serve:\n\(unserved.joined(separator: "\n"))")
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 }

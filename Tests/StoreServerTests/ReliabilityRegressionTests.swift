@@ -15,16 +15,9 @@ import Testing
     static let bundle = "com.example.reliability"
 
     func withServer(_ body: (LiveServer) async throws -> Void) async throws {
-        let server = try await LiveServer.start(apps: [
+        try await LiveServer.with(apps: [
             try StoreApp(bundleId: Self.bundle, appAppleId: 91, environment: .sandbox, name: "Reliability", catalogJSON: testCatalogJSON),
-        ])
-        do {
-            try await body(server)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        ], body)
     }
 
     /// A 100 MB upload got no answer until 64 MB of it had been read: a body announced larger

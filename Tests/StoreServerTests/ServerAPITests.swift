@@ -47,10 +47,9 @@ import Testing
     }
 
     func withFixture(_ body: (Fixture) async throws -> Void) async throws {
-        let server = try await LiveServer.start(apps: [
+        try await LiveServer.with(apps: [
             try StoreApp(bundleId: Self.bundle, appAppleId: 77, environment: .sandbox, name: "API", catalogJSON: catalogJSON),
-        ])
-        do {
+        ]) { server in
             let generated = try await server.store.createAPIKey(bundleId: Self.bundle)
             let signer = try APITokenSigner(generated: generated)
             var ids: [String] = []
@@ -60,11 +59,7 @@ import Testing
                 ids.append(try #require((answer.json["transaction"] as? [String: Any])?["transactionId"] as? String))
             }
             try await body(Fixture(server: server, signer: signer, customer: "ana", ids: ids))
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 
     @Test func swiftClientTokensWithFractionalDatesAreAccepted() async throws {

@@ -9,27 +9,7 @@ import StoreViews
 import StoreTestSupport
 import Testing
 
-let storePagesCatalogJSON = """
-{
-  "appPolicies" : { "eula" : "Be <kind> & fair.\\nSecond line.", "policies" : [ { "locale" : "en_US", "policyText" : "We keep <nothing>.", "policyURL" : "" } ] },
-  "products" : [
-    { "displayPrice" : "0.99", "familyShareable" : false, "internalID" : "C1", "localizations" : [ { "description" : "Sunflower <script>alert(1)</script> seeds", "displayName" : "Seeds", "locale" : "en_US" } ], "productID" : "p.seeds", "referenceName" : "Seeds", "type" : "Consumable" },
-    { "displayPrice" : "4.99", "familyShareable" : false, "internalID" : "N1", "localizations" : [ { "description" : "A field guide", "displayName" : "Guide", "locale" : "en_US" } ], "productID" : "p.guide", "referenceName" : "Guide", "type" : "NonConsumable" }
-  ],
-  "settings" : { "_storefront" : "USA", "_locale" : "en_US" },
-  "subscriptionGroups" : [ { "id" : "G", "localizations" : [ ], "name" : "Club", "subscriptions" : [
-    { "displayPrice" : "9.99", "familyShareable" : false, "groupNumber" : 1, "internalID" : "S1",
-      "introductoryOffer" : { "internalID" : "I1", "paymentMode" : "free", "subscriptionPeriod" : "P1W" },
-      "localizations" : [ { "description" : "Everything", "displayName" : "Gold", "locale" : "en_US" } ], "productID" : "p.gold",
-      "recurringSubscriptionPeriod" : "P1M", "referenceName" : "Gold", "subscriptionGroupID" : "G", "type" : "RecurringSubscription" },
-    { "displayPrice" : "4.99", "familyShareable" : false, "groupNumber" : 2, "internalID" : "S2",
-      "codeOffers" : [ { "internalID" : "CO1", "referenceName" : "FREEMONTH", "paymentMode" : "free", "subscriptionPeriod" : "P1M", "eligibility" : [ "new", "expired" ], "isStackable" : false } ],
-      "introductoryOffer" : { "internalID" : "I2", "paymentMode" : "free", "subscriptionPeriod" : "P1W" },
-      "localizations" : [ { "description" : "The basics", "displayName" : "Silver", "locale" : "en_US" } ], "productID" : "p.silver",
-      "recurringSubscriptionPeriod" : "P1M", "referenceName" : "Silver", "subscriptionGroupID" : "G", "type" : "RecurringSubscription" } ] } ],
-  "version" : { "major" : 3, "minor" : 0 }
-}
-"""
+let storePagesCatalogJSON = fixtureCatalog("store-pages")
 
 /// What the test pages' purchase hooks saw.
 final class HookRecorder: @unchecked Sendable {

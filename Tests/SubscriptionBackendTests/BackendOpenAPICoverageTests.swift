@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+import StoreTestSupport
 import Testing
 @testable import SubscriptionBackend
 
@@ -51,14 +52,8 @@ import Testing
             let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
             let server = BackendHTTPServer(backend: test.backend, reconciler: Reconciler(backend: test.backend, http: http),
                                            dispatcher: WebhookDispatcher(backend: test.backend, http: http))
-            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-            let application = Application(router: server.makeRouter(),
-                                          configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "backend-test"),
-                                          onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
-            let task = Task { try await application.runService() }
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
-            let base = "http://127.0.0.1:\(port)"
+            let running = try await serveOnLoopback(server.makeRouter())
+            let base = "http://127.0.0.1:\(running.port)"
 
             let hostileSegments = ["%00", "..%2F..%2Fetc%2Fpasswd", "%FF%FE", String(repeating: "x", count: 4_000), "%3Cscript%3E", "a%20b"]
             let badBodies: [String?] = [nil, "", "{not json", "[]", "{\"signedPayload\": 5, \"signedTransaction\": 5}",
@@ -102,8 +97,7 @@ import Testing
             #expect(Int(try await http.execute(huge, timeout: .seconds(30)).status.code) == 413)
             #expect(checked > 60)
 
-            task.cancel()
-            _ = try? await task.value
+            await running.stop()
             try await http.shutdown()
         }
     }

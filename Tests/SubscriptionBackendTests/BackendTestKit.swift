@@ -1,5 +1,7 @@
 import Foundation
+import Hummingbird
 import SQLKit
+import StoreTestSupport
 import Testing
 import StoreSigning
 @testable import SubscriptionBackend
@@ -123,18 +125,21 @@ final class TestBackend {
     /// Runs `body` with a fresh backend and always cleans up.
     static func with<T>(trusting roots: [[UInt8]], environments: [String] = ["Sandbox"], webhooks: [WebhookTarget] = [],
                         engine: BackendTestEngine = .sqlite, _ body: (TestBackend) async throws -> T) async throws -> T {
-        let test = try await TestBackend(trusting: roots, environments: environments, webhooks: webhooks, engine: engine)
-        do {
-            let result = try await body(test)
-            await test.close()
-            return result
-        } catch {
-            await test.close()
-            throw error
-        }
+        try await withStarted({ try await TestBackend(trusting: roots, environments: environments, webhooks: webhooks, engine: engine) },
+                              stop: { await $0.close() }, body)
     }
 
     func eventTypes(_ user: String) async throws -> [String] {
         try await backend.events(appUserId: user, limit: 1000).map(\.type)
+    }
+}
+
+/// The backend's router (`BackendHTTPServer.makeRouter()`) served on a free loopback port.
+func serveOnLoopback(_ router: Router<BasicRequestContext>) async throws -> LoopbackServer {
+    try await LoopbackServer.start { listening in
+        let application = Application(router: router,
+                                      configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "backend-test"),
+                                      onServerRunning: { channel in listening(channel.localAddress?.port ?? 0) })
+        return { try await application.runService() }
     }
 }

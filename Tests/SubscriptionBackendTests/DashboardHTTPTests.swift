@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+import StoreTestSupport
 import Testing
 @testable import SubscriptionBackend
 
@@ -28,24 +29,15 @@ import Testing
         let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
         let server = BackendHTTPServer(backend: backend, reconciler: Reconciler(backend: backend, http: http),
                                        dispatcher: WebhookDispatcher(backend: backend, http: http))
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let application = Application(router: server.makeRouter(),
-                                      configuration: .init(address: .hostname("127.0.0.1", port: 0), serverName: "backend-test"),
-                                      onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) })
-        let task = Task { try await application.runService() }
         do {
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
-            try await body(kit, backend, Client(base: "http://127.0.0.1:\(port)", http: http))
+            try await withStarted({ try await serveOnLoopback(server.makeRouter()) }, stop: { await $0.stop() }) { running in
+                try await body(kit, backend, Client(base: "http://127.0.0.1:\(running.port)", http: http))
+            }
         } catch {
-            task.cancel()
-            _ = try? await task.value
             try? await http.shutdown()
             await database.close()
             throw error
         }
-        task.cancel()
-        _ = try? await task.value
         try await http.shutdown()
         await database.close()
     }
