@@ -13,7 +13,10 @@ extension WorldDirectory {
     /// the worlds nobody holds, and keeps the leases alive from then on.
     func loadLeased() async throws {
         try await ownership.takeBlock(env.identifiers)
-        _ = try await env.database.renewLeases(owner: ownership.id, address: ownership.address, ttlMs: ownership.settings.leaseMs)
+        // Worlds this instance held before a restart (its identity is kept in its data folder): taken
+        // back at once, so their scheduler and deliveries resume without waiting for a request.
+        let held = try await env.database.renewLeases(owner: ownership.id, address: ownership.address, ttlMs: ownership.settings.leaseMs)
+        for id in held.keys.sorted() { _ = try? await leasedWorld(id) }
         if try await env.database.worldConfig(id: AppStore.defaultWorld) == nil {
             do {
                 _ = try await create(AppStore.defaultWorld, rate: nil)
