@@ -9,8 +9,13 @@ extension StorageUnavailable {
         guard let error = error as? SQLiteError else { return nil }
         switch error.reason {
         case .full: return StorageUnavailable("the disk holding the SQLite database is full: \(error.message)")
-        case .ioError: return StorageUnavailable("SQLite could not write to its disk: \(error.message)")
-        case .readOnly: return StorageUnavailable("the SQLite database is read-only: \(error.message)")
+        // SQLite reports its extended codes (SQLITE_IOERR_WRITE for a write the kernel refused,
+        // e.g. EFBIG past the file-size limit: compat/test_observability_faults.py), not only the primary ones.
+        case .ioError, .ioErrorFailedWrite, .ioErrorFailedSync, .ioErrorFailedDirSync, .ioErrorFailedTruncate,
+             .ioErrorFailedSharedMemSize, .ioErrorFailedSharedMemMap, .ioErrorFailedMemoryMap, .ioErrorFailedDelete:
+            return StorageUnavailable("SQLite could not write to its disk: \(error.message)")
+        case .readOnly, .readonlyCantLock, .readonlyInRollback, .readonlyDirectory, .readonlyInRecovery:
+            return StorageUnavailable("the SQLite database is read-only: \(error.message)")
         default: return nil
         }
     }
