@@ -28,16 +28,11 @@ import pytest
 from harness import (
     ARTIFACTS, BACKYARD_BIRDS, HOSTILE_BUNDLE, HOSTILE_CATALOG, ServerProcess, js_errors, start_chromium,
 )
-from pytest_servers import existing_openstore_binary, start_server  # testsupport/, on the path via harness
+from pytest_servers import openstore_binary, report_server_logs, running, start_server  # noqa: F401  testsupport/, on the path via harness
 
 _servers: List[ServerProcess] = []
 
 DEMO_PAGES = ("backyard-birds", "backyard-birds-pass", "food-truck", "gallery", "food-truck-gallery")
-
-
-@pytest.fixture(scope="session")
-def openstore_binary() -> Path:
-    return existing_openstore_binary()
 
 
 def _start(binary: Path, tmp_path_factory, name: str, extra_args=()) -> ServerProcess:
@@ -46,18 +41,14 @@ def _start(binary: Path, tmp_path_factory, name: str, extra_args=()) -> ServerPr
 
 @pytest.fixture(scope="session")
 def demo_server(openstore_binary, tmp_path_factory):
-    server = _start(openstore_binary, tmp_path_factory, "demo")
-    yield server
-    server.stop()
+    yield from running(_start(openstore_binary, tmp_path_factory, "demo"))
 
 
 @pytest.fixture(scope="session")
 def hostile_server(openstore_binary, tmp_path_factory):
-    server = _start(openstore_binary, tmp_path_factory, "hostile",
-                    ["--catalog", str(HOSTILE_CATALOG), "--bundle-id", HOSTILE_BUNDLE,
-                     "--catalog", str(HOSTILE_CATALOG), "--bundle-id", BACKYARD_BIRDS])
-    yield server
-    server.stop()
+    yield from running(_start(openstore_binary, tmp_path_factory, "hostile",
+                              ["--catalog", str(HOSTILE_CATALOG), "--bundle-id", HOSTILE_BUNDLE,
+                               "--catalog", str(HOSTILE_CATALOG), "--bundle-id", BACKYARD_BIRDS]))
 
 
 def _require_store_pages(server: ServerProcess, what: str) -> None:
@@ -140,11 +131,4 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     """Where the screenshots are; on failure, each server's log tail."""
     if ARTIFACTS.exists():
         terminalreporter.write_line(f"browser artifacts: {ARTIFACTS}")
-    if exitstatus == 0 or not _servers:
-        return
-    terminalreporter.section("openstore serve logs")
-    for server in _servers:
-        terminalreporter.write_line(f"{server.log_path} (base URL {server.base_url})")
-        tail = server.log_tail(15).rstrip()
-        if tail:
-            terminalreporter.write_line(tail)
+    report_server_logs(terminalreporter, exitstatus, _servers)

@@ -23,7 +23,7 @@ from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 from openstore_harness import (
     FIXTURES, CatalogApp, ServerProcess, StoreClient, make_verifier,
 )
-from pytest_servers import existing_openstore_binary, start_server  # testsupport/, on the path via openstore_harness
+from pytest_servers import openstore_binary, report_server_logs, running, start_server  # noqa: F401  testsupport/, on the path via openstore_harness
 
 COMPAT_CATALOG = FIXTURES / "compat.storekit"
 PROD_BUNDLE = "com.example.prod"
@@ -35,20 +35,13 @@ FOOD_TRUCK = "com.example.foodtruck"
 _servers: List[ServerProcess] = []
 
 
-@pytest.fixture(scope="session")
-def openstore_binary():
-    return existing_openstore_binary()
-
-
 def _start(binary, tmp_path_factory, name: str, apps=()) -> ServerProcess:
     return start_server(lambda **paths: ServerProcess(binary, apps=apps, **paths), tmp_path_factory, name, _servers)
 
 
 @pytest.fixture(scope="session")
 def demo_server(openstore_binary, tmp_path_factory):
-    server = _start(openstore_binary, tmp_path_factory, "demo")
-    yield server
-    server.stop()
+    yield from running(_start(openstore_binary, tmp_path_factory, "demo"))
 
 
 @pytest.fixture(scope="session")
@@ -57,9 +50,7 @@ def catalog_server(openstore_binary, tmp_path_factory):
         CatalogApp(COMPAT_CATALOG, PROD_BUNDLE, app_apple_id=PROD_APP_APPLE_ID, environment="Production"),
         CatalogApp(COMPAT_CATALOG, SANDBOX_BUNDLE, environment="Sandbox"),
     ]
-    server = _start(openstore_binary, tmp_path_factory, "catalog", apps)
-    yield server
-    server.stop()
+    yield from running(_start(openstore_binary, tmp_path_factory, "catalog", apps))
 
 
 @pytest.fixture
@@ -162,11 +153,4 @@ def food_truck(demo_store, _roots) -> AppUnderTest:
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     """On failure, point at each server's log and show its last lines."""
-    if exitstatus == 0 or not _servers:
-        return
-    terminalreporter.section("openstore serve logs")
-    for server in _servers:
-        terminalreporter.write_line(f"{server.log_path} (base URL {server.base_url})")
-        tail = server.log_tail(15).rstrip()
-        if tail:
-            terminalreporter.write_line(tail)
+    report_server_logs(terminalreporter, exitstatus, _servers)
