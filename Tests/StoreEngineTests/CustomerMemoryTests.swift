@@ -168,6 +168,22 @@ import Testing
         for customer in ["s0", "s59"] { #expect(try await all(store, customer).count == 2) }
     }
 
+    @Test func extendingEveryActiveSubscriberReachesForgottenOnes() async throws {
+        let store = try await openStore(bound: 3)
+        var firsts: [String: TransactionPayload] = [:]
+        for customer in ["ana", "bob", "chloe"] { firsts[customer] = try await store.subscribe(customer) }
+        try await crowdOut("ana", of: store, bound: 3, tag: "crowd")
+        #expect(try await !inMemory(store, "bob"))
+        // Apple's mass extension applies to every active subscriber of the product.
+        let request = MassExtendRenewalDateRequest(extendByDays: 14, extendReasonCode: 3, requestIdentifier: "outage", productId: "test.yearly")
+        _ = try await store.extendRenewalDatesForAllActiveSubscribers(request, bundleId: testBundle)
+        let status = try await store.massExtensionStatus(productId: "test.yearly", requestIdentifier: "outage", bundleId: testBundle)
+        #expect(status.succeededCount == 3 && status.failedCount == 0)
+        for (customer, first) in firsts {
+            #expect(try await store.status(customer).transaction.payload.expiresDate == first.expiresDate! + 14 * dayMs, "\(customer)")
+        }
+    }
+
     @Test func aResetWorldHoldsNoOne() async throws {
         let store = try await openStore(bound: 3)
         for n in 0..<4 { _ = try await buy(store, "c\(n)") }
