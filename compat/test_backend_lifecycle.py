@@ -246,6 +246,8 @@ def test_outage_then_restart_reconciles_and_sends_every_missed_webhook_once(rig)
     assert info["entitlements"][NEWS]["isActive"] is False
     assert info["entitlements"][LIFETIME]["isActive"] is False
     # The start-up pass recovered them from Notification History (not only from statuses).
+    # Its summary line may be printed just after the webhooks it sent arrived.
+    wait_until(lambda: any("reconciled" in l for l in r.backend.lines), what="the start-up reconcile's summary line")
     [line] = [l for l in r.backend.lines if "reconciled" in l]
     assert int(re.search(r"notifications=(\d+)", line).group(1)) >= 4, line
     # An on-demand reconcile finds nothing new and sends nothing again.

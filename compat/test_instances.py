@@ -104,6 +104,16 @@ def group(tmp_path):
         instance.stop()
 
 
+def two_instances_and_a_world_of_a(group):
+    """Instances a and b on one database, and a new world created through (so owned by) a."""
+    start, shared = group
+    a, b = start("a"), start("b")
+    world = "w-" + uuid.uuid4().hex[:8]
+    a.admin("POST", "/worlds", id=world)
+    assert owner_of(a.env, world) == a.base_url
+    return a, b, world, shared
+
+
 def instances_listing(env: Dict) -> Dict:
     done = subprocess.run([str(openstore_bin()), "instances", "--json", "--within", str(LEASE_SECONDS)],
                           env=env, capture_output=True, text=True, timeout=60)
@@ -147,10 +157,7 @@ def assert_periods_end_to_end(rows: List[tuple], customers: List[str], periods: 
 
 
 def test_two_instances_sell_a_non_consumable_once_to_1000_concurrent_buyers(group):
-    start, shared = group
-    a, b = start("a"), start("b")
-    world = "w-" + uuid.uuid4().hex[:8]
-    a.admin("POST", "/worlds", id=world)
+    a, b, world, shared = two_instances_and_a_world_of_a(group)
     customer = "buyer"
 
     def buy(i: int) -> requests.Response:
@@ -217,11 +224,7 @@ def test_a_clock_jump_on_one_instance_renews_each_period_once_while_the_other_se
 
 
 def test_a_killed_owner_hands_its_world_over_mid_jump_and_the_year_completes_exactly(group):
-    start, shared = group
-    a, b = start("a"), start("b")
-    world = "w-" + uuid.uuid4().hex[:8]
-    a.admin("POST", "/worlds", id=world)
-    assert owner_of(a.env, world) == a.base_url
+    a, b, world, shared = two_instances_and_a_world_of_a(group)
     customers = [f"sub{i:03d}" for i in range(100)]
     acknowledged = []
     for i, customer in enumerate(customers):
@@ -265,11 +268,7 @@ def test_a_killed_owner_hands_its_world_over_mid_jump_and_the_year_completes_exa
 
 
 def test_a_paused_owner_past_its_lease_cannot_write_and_gives_the_world_up(group):
-    start, shared = group
-    a, b = start("a"), start("b")
-    world = "w-" + uuid.uuid4().hex[:8]
-    a.admin("POST", "/worlds", id=world)
-    assert owner_of(a.env, world) == a.base_url
+    a, b, world, shared = two_instances_and_a_world_of_a(group)
     first = a.device(world, "POST", f"/apps/{BUNDLE}/purchases", productId=MONTHLY, customer="before")
     assert first.status_code == 200, first.text
 
@@ -301,11 +300,7 @@ def test_a_paused_owner_past_its_lease_cannot_write_and_gives_the_world_up(group
 
 
 def test_sigterm_hands_the_worlds_back_at_once(group):
-    start, shared = group
-    a, b = start("a"), start("b")
-    world = "w-" + uuid.uuid4().hex[:8]
-    a.admin("POST", "/worlds", id=world)
-    assert owner_of(a.env, world) == a.base_url
+    a, b, world, shared = two_instances_and_a_world_of_a(group)
     a.proc.send_signal(signal.SIGTERM)
     a.proc.wait(timeout=20)
     listing = instances_listing(b.env)
@@ -352,10 +347,7 @@ def test_worlds_spread_over_the_instances(group):
 
 
 def test_transaction_updates_stream_from_the_owner_through_the_other_instance(group):
-    start, shared = group
-    a, b = start("a"), start("b")
-    world = "w-" + uuid.uuid4().hex[:8]
-    a.admin("POST", "/worlds", id=world)
+    a, b, world, shared = two_instances_and_a_world_of_a(group)
     first = a.device(world, "POST", f"/apps/{BUNDLE}/purchases", productId=MONTHLY, customer="streamer")
     assert first.status_code == 200, first.text
     # The stream is opened on the instance that does not own the world: it is forwarded, and the
