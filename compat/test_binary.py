@@ -68,7 +68,9 @@ def test_the_binary_runs_from_an_empty_folder_and_sells_what_apples_verifier_acc
     env = {"PATH": "/usr/bin:/bin", "HOME": str(folder), "LD_LIBRARY_PATH": ""}
     version = subprocess.run([str(folder / "openstore"), "--version"], capture_output=True, text=True, env=env, timeout=60)
     assert re.fullmatch(r"\d+\.\d+\.\d+ \(commit [0-9a-z-]+\)\n", version.stdout), version
-    if os.environ.get("OPENSTORE_EXPECT_COMMIT"):  # scripts/release.sh: the commit it built from
+    # Issue 17: "`openstore --version` prints the version and the git commit". scripts/test.sh and
+    # scripts/release.sh say which commit they built; a plain `swift build` says "commit unknown".
+    if os.environ.get("OPENSTORE_EXPECT_COMMIT"):
         assert version.stdout.endswith(f"(commit {os.environ['OPENSTORE_EXPECT_COMMIT']})\n"), version.stdout
     if static():
         # Issue 17: "`ldd` shows no Swift runtime libraries".

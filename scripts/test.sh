@@ -100,6 +100,19 @@ fi
 # ---------------------------------------------------------------------------------------------
 banner "swift build"
 swift --version
+# `openstore --version` names the commit this run builds (Plugins/EmbedResources writes it into the
+# `openstore` executable only, so a new commit recompiles one generated file and relinks: measured
+# in docs/operations.md). Exported for every build of the run (`swift test` builds again), and
+# checked by compat/test_binary.py (OPENSTORE_EXPECT_COMMIT) on the binary this run built.
+if [[ -z "${OPENSTORE_BUILD_COMMIT:-}" ]]; then
+  OPENSTORE_BUILD_COMMIT="$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+  if [[ "$OPENSTORE_BUILD_COMMIT" != unknown && -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]]; then
+    OPENSTORE_BUILD_COMMIT="$OPENSTORE_BUILD_COMMIT-dirty"
+  fi
+fi
+export OPENSTORE_BUILD_COMMIT
+if [[ -z "${OPENSTORE_BIN:-}" ]]; then export OPENSTORE_EXPECT_COMMIT="$OPENSTORE_BUILD_COMMIT"; fi
+echo "OPENSTORE_BUILD_COMMIT=$OPENSTORE_BUILD_COMMIT"
 swift build --build-tests
 
 # Every test stage writes its temporary folders under a folder of this run, checked at the end.
