@@ -25,7 +25,7 @@ final class ClientTestStore: Sendable {
     let folder: URL
     let store: StoreEngine.AppStore
     let port: Int
-    private let server: LockedBox<LoopbackServer>
+    private let server: Locked<LoopbackServer>
     /// Redirects are not followed, so a store page's `303` and its result header are seen.
     let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
 
@@ -35,7 +35,7 @@ final class ClientTestStore: Sendable {
         self.folder = folder
         self.store = store
         self.port = port
-        self.server = LockedBox(server)
+        self.server = Locked(server)
     }
 
     static func apps() throws -> [StoreApp] {
@@ -176,14 +176,4 @@ final class ClientTestStore: Sendable {
 struct TestFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
-}
-
-final class LockedBox<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
 }

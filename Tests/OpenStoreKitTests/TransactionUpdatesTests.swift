@@ -1,12 +1,13 @@
 import Foundation
 @testable import OpenStoreKit
+import StoreTestSupport
 import Testing
 
 /// `Transaction.updates`: pushed over Server-Sent Events, resumable, first the unfinished ones.
 @Suite struct TransactionUpdatesTests {
     /// Collects what `Transaction.updates` yields, from a task of its own.
     final class Listener: Sendable {
-        let received = LockedBox<[VerificationResult<Transaction>]>([])
+        let received = Locked<[VerificationResult<Transaction>]>([])
         let task: Task<Void, Never>
 
         init(_ connection: StoreConnection) {

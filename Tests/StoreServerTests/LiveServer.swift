@@ -58,21 +58,27 @@ final class LiveServer: Sendable {
 
     struct Answer {
         var status: Int
-        var contentType: String?
+        var headers: HTTPHeaders
         var body: Data
+        var contentType: String? { headers.first(name: "Content-Type") }
+        var text: String { String(decoding: body, as: UTF8.self) }
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
     }
 
-    func request(_ method: HTTPMethod, _ path: String, body: Data? = nil, contentType: String = "application/json") async throws -> Answer {
+    /// One request. `client` replaces the server's own (which follows redirects), e.g. with one
+    /// that does not, so a page's `303` is seen.
+    func request(_ method: HTTPMethod, _ path: String, body: Data? = nil, contentType: String = "application/json",
+                 headers: [(String, String)] = [], client: HTTPClient? = nil, timeout: TimeAmount = .seconds(30)) async throws -> Answer {
         var request = HTTPClientRequest(url: base + path)
         request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body {
             request.headers.add(name: "Content-Type", value: contentType)
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let response = try await client.execute(request, timeout: .seconds(30))
+        let response = try await (client ?? self.client).execute(request, timeout: timeout)
         let bytes = try await response.body.collect(upTo: 32 * 1024 * 1024)
-        return Answer(status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"), body: Data(bytes.readableBytesView))
+        return Answer(status: Int(response.status.code), headers: response.headers, body: Data(bytes.readableBytesView))
     }
 
     func json(_ method: HTTPMethod, _ path: String, _ object: [String: Any]) async throws -> Answer {

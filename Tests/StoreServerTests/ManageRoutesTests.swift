@@ -35,17 +35,10 @@ import Testing
     /// One request; redirects are not followed, so each step of Post/Redirect/Get is seen.
     func send(_ server: LiveServer, _ method: HTTPMethod, _ path: String, form: [(String, String)]? = nil, headers: [(String, String)] = [],
               rawBody: String? = nil) async throws -> Page {
-        var request = HTTPClientRequest(url: server.base + path)
-        request.method = method
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let body = rawBody ?? form.map({ FormEncoding.query($0.map { ($0.0, $0.1) }) }) {
-            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-            request.body = .bytes(ByteBuffer(string: body))
-        }
-        let response = try await Self.client.execute(request, timeout: .seconds(60))
-        let bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
-        return Page(status: Int(response.status.code), location: response.headers.first(name: "Location"), headers: response.headers,
-                    body: String(buffer: bytes))
+        let body = rawBody ?? form.map { FormEncoding.query($0.map { ($0.0, $0.1) }) }
+        let answer = try await server.request(method, path, body: body.map { Data($0.utf8) }, contentType: "application/x-www-form-urlencoded",
+                                              headers: headers, client: Self.client, timeout: .seconds(60))
+        return Page(status: answer.status, location: answer.headers.first(name: "Location"), headers: answer.headers, body: answer.text)
     }
 
     func act(_ server: LiveServer, _ fields: [(String, String)], world: String = "default") async throws -> Page {

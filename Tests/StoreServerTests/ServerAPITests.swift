@@ -22,17 +22,9 @@ import Testing
         func call(
             _ method: HTTPMethod, _ path: String, body: Data? = nil, token: String? = nil, options: APITokenSigner.Options = .swift
         ) async throws -> LiveServer.Answer {
-            var request = HTTPClientRequest(url: server.base + path)
-            request.method = method
-            request.headers.add(name: "Authorization", value: "Bearer " + (token ?? signer.token(options: options)))
-            request.headers.add(name: "Accept", value: "application/json")
-            if let body {
-                request.headers.add(name: "Content-Type", value: "application/json")
-                request.body = .bytes(ByteBuffer(bytes: body))
-            }
-            let response = try await server.client.execute(request, timeout: .seconds(30))
-            let bytes = try await response.body.collect(upTo: 1024 * 1024)
-            return LiveServer.Answer(status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"), body: Data(bytes.readableBytesView))
+            try await server.request(method, path, body: body, headers: [
+                ("Authorization", "Bearer " + (token ?? signer.token(options: options))), ("Accept", "application/json"),
+            ])
         }
 
         func transactionIds(_ answer: LiveServer.Answer) throws -> [String] {

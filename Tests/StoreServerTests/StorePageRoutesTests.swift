@@ -79,16 +79,9 @@ struct CustomBuyStyle: ProductViewStyle {
 
     func send(_ client: HTTPClient, _ server: LiveServer, _ method: HTTPMethod, _ path: String, form: String? = nil,
               headers: [(String, String)] = []) async throws -> Answer {
-        var request = HTTPClientRequest(url: server.base + path)
-        request.method = method
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let form {
-            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-            request.body = .bytes(ByteBuffer(string: form))
-        }
-        let response = try await client.execute(request, timeout: .seconds(30))
-        let bytes = try await response.body.collect(upTo: 8 * 1024 * 1024)
-        return Answer(status: Int(response.status.code), headers: response.headers, body: String(buffer: bytes))
+        let answer = try await server.request(method, path, body: form.map { Data($0.utf8) }, contentType: "application/x-www-form-urlencoded",
+                                              headers: headers, client: client)
+        return Answer(status: answer.status, headers: answer.headers, body: answer.text)
     }
 
     func get(_ client: HTTPClient, _ server: LiveServer, _ path: String) async throws -> Answer {

@@ -27,14 +27,3 @@ import Testing
         #expect(made.value.allSatisfy { !FileManager.default.fileExists(atPath: $0.path) }, "\(made.value)")
     }
 }
-
-/// A value shared with a `@Sendable` closure in a test.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-}
