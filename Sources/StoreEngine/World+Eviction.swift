@@ -46,7 +46,8 @@ extension World {
         guard residency.count > residency.nextSweepAt || now >= residency.retrySweepAtMs else { return }
         // Batches the scheduler decided may be in flight; memory being reloaded is not ours to trim.
         guard advancing == nil, committing == nil, !needsReload, reloading == nil else { return }
-        let pinned = Set(family.groupOf.keys)
+        // Family members, and customers whose record is not written yet (kept until a batch is).
+        let pinned = Set(family.groupOf.keys).union(unwrittenCustomers).union(unwrittenAppTransactions.map(\.customer))
         let names = residency.evictable(
             limit: residency.count - policy.maximumCustomers, idleBeforeMs: now - policy.minimumIdleMs, pinned: pinned)
         if !names.isEmpty {

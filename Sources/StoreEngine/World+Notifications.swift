@@ -76,7 +76,8 @@ extension World {
             renewalJSON = String(decoding: info.jsonBytes, as: UTF8.self)
         }
         let reason = event.data.flatMap { try? WireObject(json: Array($0.utf8)) }?.string("consumptionRequestReason")
-        let version = appTransactions[CustomerKey(bundleId: app.bundleId, customer: event.customer)]?.applicationVersion ?? "1.0"
+        // The customer's installed version when known here, else the app's current one (never a made-up 1.0).
+        let version = appTransactions[CustomerKey(bundleId: app.bundleId, customer: event.customer)]?.applicationVersion ?? app.applicationVersion
         let body = NotificationPayload.dataBody(
             app: app, bundleVersion: version, status: chain?.status.rawValue,
             consumptionRequestReason: event.type == "CONSUMPTION_REQUEST" ? reason : nil)

@@ -35,6 +35,8 @@ extension World {
     func clearLoadedState() {
         customers = [:]
         appTransactions = [:]
+        unwrittenCustomers = []
+        unwrittenAppTransactions = []
         histories = [:]
         pendingHistory = [:]
         chains = [:]

@@ -69,6 +69,11 @@ actor World {
     /// With many instances, the epoch of this instance's lease on the world (WorldOwnership):
     /// every write carries it, and the database refuses it once another instance took over.
     var leaseEpoch: Int64?
+    /// Customers and app copies made in memory whose batch is not durable yet: every batch that
+    /// uses them writes them again until one is (a purchase refused after making them, by a
+    /// simulated error, never wrote them, and the next one found them in memory).
+    var unwrittenCustomers: Set<String> = []
+    var unwrittenAppTransactions: Set<CustomerKey> = []
     /// `commit`s between their decision and their write's outcome; a reload waits for them.
     var writesInFlight = 0
     var settleWaiters: [CheckedContinuation<Void, Never>] = []
@@ -143,18 +148,25 @@ actor World {
     /// The customer, created on first use with the catalog's default storefront and locale.
     func customerCreatingIfNeeded(_ name: String, app: StoreApp, batch: inout WriteBatch) async throws -> CustomerRecord {
         try AppStore.checkCustomerName(name)
-        if let known = try await customer(name) { return known }
+        if let known = try await customer(name) {
+            if unwrittenCustomers.contains(name) { batch.customers.append(known) }
+            return known
+        }
         let settings = app.catalog.settings
         let created = CustomerRecord(
             world: id, name: name, storefront: Storefront.lookup(settings.storefront)?.countryCode ?? "USA",
             locale: settings.locale, createdMs: nowMs())
         customers[name] = created
+        unwrittenCustomers.insert(name)
         batch.customers.append(created)
         return created
     }
 
     func appTransactionCreatingIfNeeded(_ key: CustomerKey, batch: inout WriteBatch) async throws -> AppTransactionRecord {
-        if let known = appTransactions[key] { return known }
+        if let known = appTransactions[key] {
+            if unwrittenAppTransactions.contains(key) { batch.appTransactions.append(known) }
+            return known
+        }
         let seen = generation
         let stored = try await env.database.appTransaction(world: id, bundleId: key.bundleId, customer: key.customer)
         try checkGeneration(seen)
@@ -176,6 +188,7 @@ actor World {
             applicationVersion: version, originalApplicationVersion: version, originalPurchaseMs: now,
             originalPlatform: PurchasePlatform.iOS.rawValue, createdMs: now)
         appTransactions[key] = created
+        unwrittenAppTransactions.insert(key)
         used(key.customer)
         batch.appTransactions.append(created)
         return created
@@ -363,6 +376,8 @@ actor World {
             throw error
         }
         env.feed.publish(reservation, batch.transactions)
+        for customer in batch.customers { unwrittenCustomers.remove(customer.name) }
+        for copy in batch.appTransactions { unwrittenAppTransactions.remove(CustomerKey(bundleId: copy.bundleId, customer: copy.customer)) }
         evictIdleCustomersIfNeeded()
     }
 }

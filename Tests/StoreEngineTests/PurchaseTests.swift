@@ -137,3 +137,27 @@ import Testing
         #expect(listing.first?.displayPrice == "0,99\u{00A0}€")
     }
 }
+
+/// A purchase refused after the customer and their copy of the app were made in memory (here by
+/// the Transaction Manager's simulated Purchase error) wrote neither; the next purchase found them
+/// in memory and did not write them either, so after a restart the customer was unknown and their
+/// app transaction got a new ID. Now they are written by the next batch that uses them.
+@Suite(.removesTemporaryFolders) struct UnwrittenCustomerTests {
+    @Test func aCustomerMadeByARefusedPurchaseIsWrittenByTheNextOne() async throws {
+        let path = databasePath()
+        let store = try await makeStore(path: path)
+        _ = try await store.setSimulatedError(api: "Purchase", error: "unknown")
+        await #expect(throws: (any Error).self) {
+            _ = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "carol"))
+        }
+        _ = try await store.setSimulatedError(api: "Purchase", error: nil)
+        _ = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "carol"))
+        let copy = try await store.appTransaction(bundleId: testBundle, customer: "carol").payload.appTransactionId
+        await store.close()
+
+        let restarted = try await makeStore(path: path)
+        #expect(try await restarted.customer("carol") != nil)
+        #expect(try await restarted.appTransaction(bundleId: testBundle, customer: "carol").payload.appTransactionId == copy)
+        await restarted.close()
+    }
+}
