@@ -4,9 +4,8 @@ config file with `--log-format json`:
   four purchases (two consumables, a non-consumable, a subscription) with notifications
   delivered, a renewal (the clock jumps 32 days), a renewal that fails billing (fail-renewals on,
   10 more days) and its recovery by billing retry (switch off, 2 days), then the receiver goes
-  away: one more purchase
-  and a refund, whose notifications fail (SOCKET_ISSUE; Sandbox does not retry), and one call to
-  the App Store Server API with a key made by `openstore keys create`.
+  away: one more purchase and a refund, whose notifications fail (SOCKET_ISSUE; Sandbox does not
+  retry), and one call to the App Store Server API with a key made by `openstore keys create`.
 
 `/metrics` is parsed with `prometheus-client`'s own text parser and every counter has its exact
 value. Every log line is JSON, every response's `X-Request-ID` names log lines of that request,
