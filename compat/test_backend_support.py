@@ -26,6 +26,7 @@ from appstoreserverlibrary.models.Environment import Environment
 
 from openstore_harness import REPO_ROOT, ServerProcess, store_environment
 import run_log  # testsupport/, on the path via openstore_harness
+from openstore_process import end_process  # testsupport/
 
 LISTENING = re.compile(r"listening on (http://[^\s/]+:\d+)")
 SECRET = "whsec-compat-" + uuid.uuid4().hex[:8]
@@ -144,19 +145,11 @@ class BackendProcess:
 
     def stop(self):
         proc, self.proc = self.proc, None
-        if proc and proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
+        end_process(proc)
 
     def kill(self):
         proc, self.proc = self.proc, None
-        if proc and proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
+        end_process(proc, kill=True)
 
     def get(self, path: str) -> requests.Response:
         return requests.get(self.base_url + path, timeout=30)

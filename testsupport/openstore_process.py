@@ -33,6 +33,23 @@ def openstore_bin() -> Path:
     return path
 
 
+def end_process(proc: Optional[subprocess.Popen], kill: bool = False) -> bool:
+    """Ends `proc` if it still runs: SIGTERM, then SIGKILL after 10 s; with `kill`, SIGKILL at once
+    (as a crash or power cut would). Returns whether it was running."""
+    if proc is None or proc.poll() is not None:
+        return False
+    if kill:
+        proc.kill()
+    else:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    proc.wait(timeout=10)
+    return True
+
+
 def store_environment(data_dir: Path) -> dict:
     """The environment for `openstore` commands on the store in `data_dir`.
 
@@ -185,26 +202,15 @@ class OpenStoreProcess:
             log.close()
 
     def stop(self) -> None:
-        proc, self.proc = self.proc, None
-        if proc is None or proc.poll() is not None:
-            return
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        if self._reader is not None:
-            self._reader.join(timeout=5)
+        self._end(kill=False)
 
     def kill(self) -> None:
         """SIGKILL, as a crash or power cut would: no shutdown code runs."""
+        self._end(kill=True)
+
+    def _end(self, kill: bool) -> None:
         proc, self.proc = self.proc, None
-        if proc is None or proc.poll() is not None:
-            return
-        proc.kill()
-        proc.wait(timeout=10)
-        if self._reader is not None:
+        if end_process(proc, kill=kill) and self._reader is not None:
             self._reader.join(timeout=5)
 
     @property
