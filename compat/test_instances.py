@@ -40,7 +40,7 @@ WEEKLY = "compat.news.weekly"  # P1W, no introductory offer
 class Instance:
     """One `openstore serve` of the group: its own port and log, the shared database."""
 
-    def __init__(self, name: str, root: Path, shared: Path):
+    def __init__(self, name: str, root: Path, shared: Path, demo: bool = False):
         self.name = name
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
@@ -49,11 +49,13 @@ class Instance:
         self.log_path = root / f"{name}.log"
         self.env = store_environment(shared)
         self.proc = None
+        self.demo = demo
 
     def start(self) -> "Instance":
         cmd = [str(openstore_bin()), "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--data", str(self.folder), "--no-backend", "--lease-seconds", str(LEASE_SECONDS),
-               "--catalog", str(CATALOG), "--bundle-id", BUNDLE]
+               "--data", str(self.folder), "--no-backend", "--lease-seconds", str(LEASE_SECONDS)]
+        if not self.demo:
+            cmd += ["--catalog", str(CATALOG), "--bundle-id", BUNDLE]
         self.proc = subprocess.Popen(cmd, env=self.env, stdin=subprocess.DEVNULL,
                                      stdout=open(self.log_path, "a"), stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
@@ -94,8 +96,8 @@ def group(tmp_path):
     shared = tmp_path / "shared"
     instances: List[Instance] = []
 
-    def start(name: str) -> Instance:
-        instance = Instance(name, tmp_path, shared).start()
+    def start(name: str, demo: bool = False) -> Instance:
+        instance = Instance(name, tmp_path, shared, demo).start()
         instances.append(instance)
         return instance
 
@@ -370,3 +372,30 @@ def test_transaction_updates_stream_from_the_owner_through_the_other_instance(gr
             assert time.monotonic() < deadline, f"no update for {wanted} through the forwarded stream: {seen}"
     finally:
         stream.close()
+
+
+def test_a_store_page_form_posted_to_the_other_instance_buys_once_and_a_foreign_origin_is_still_refused(group):
+    start, shared = group
+    a, b = start("a", demo=True), start("b", demo=True)
+    world = "w-" + uuid.uuid4().hex[:8]
+    a.admin("POST", "/worlds", id=world)
+    assert owner_of(a.env, world) == a.base_url
+    page = f"{b.base_url}/store/backyard-birds-pass"
+    query = {"customer": "visitor", "world": world}
+    # The visitor's browser talks to b (its Origin is b); the world's owner is a. The form is
+    # forwarded with the Host the browser used, so a's same-origin check still sees one site.
+    shown = requests.get(page, params=query, timeout=30)
+    assert shown.status_code == 200 and 'value="subscribe"' in shown.text, shown.text[:300]
+    bought = requests.post(f"{page}/actions", params=query, headers={"Origin": b.base_url},
+                           data={"action": "subscribe", "product": "com.example.backyardbirds.pass.individual"},
+                           allow_redirects=False, timeout=30)
+    # The owner's 303 reaches the browser as it is (the forwarder follows no redirect).
+    assert bought.status_code == 303 and bought.headers.get("X-OpenStore-Result") == "purchased", \
+        (bought.status_code, bought.headers, bought.text[:300])
+    # Another site's form is refused as before, forwarded or not, and buys nothing.
+    foreign = requests.post(f"{page}/actions", params={"customer": "victim", "world": world}, headers={"Origin": "http://evil.example"},
+                            data={"action": "subscribe", "product": "com.example.backyardbirds.pass.individual"},
+                            allow_redirects=False, timeout=30)
+    assert foreign.status_code == 403, foreign.status_code
+    counts = dict(store_rows(shared, f"SELECT customer, count(*) FROM transactions WHERE world = '{world}' GROUP BY customer"))
+    assert counts == {"visitor": 1}, counts

@@ -23,13 +23,18 @@ struct WorldForwardingMiddleware: RouterMiddleware {
     static let forwardedHeader = "X-OpenStore-Forwarded-By"
     /// The largest body replayed; the biggest any route reads (`/verifyReceipt`'s 4 MB).
     static let maxBody = 4 * 1024 * 1024 + 1
-    /// Hop-by-hop fields (RFC 9110 §7.6.1) and those the client library sets itself.
-    static let skipped: Set<String> = ["connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "host", "content-length", "proxy-connection"]
+    /// Hop-by-hop fields (RFC 9110 §7.6.1) and the length the client library sets itself. `Host`
+    /// goes through: the owner then sees the address the client used, so the store pages'
+    /// same-origin check (`Origin` against `Host`) and the links it writes stay right.
+    static let skipped: Set<String> = ["connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "content-length", "proxy-connection"]
+    /// The same, for the owner's answer.
+    static let skippedInAnswers = skipped.union(["host"])
 
     /// A dead owner (its lease not yet expired) refuses connections: fail within a second, so
     /// the caller gets 503 and retries once the lease has moved.
+    /// Redirects are the client's to follow (a store page answers its form with 303).
     static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
-        timeout: .init(connect: .seconds(1)), connectionPool: .init(idleTimeout: .seconds(60))))
+        redirectConfiguration: .disallow, timeout: .init(connect: .seconds(1)), connectionPool: .init(idleTimeout: .seconds(60))))
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // Only a body small enough to keep can be replayed: one announced larger (or streamed
@@ -69,12 +74,14 @@ struct WorldForwardingMiddleware: RouterMiddleware {
         for field in request.headers where !Self.skipped.contains(field.name.canonicalName) {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
+        // HTTPTypes keeps the Host header as the request's authority, not among its fields.
+        if let authority = request.head.authority { outgoing.headers.replaceOrAdd(name: "Host", value: authority) }
         outgoing.headers.add(name: Self.forwardedHeader, value: instanceId)
         if body.readableBytes > 0 { outgoing.body = .bytes(body) }
         // The deadline covers the answer's head only; a stream's body may last as long as it lasts.
         let answer = try await Self.client.execute(outgoing, deadline: .now() + .minutes(10))
         var headers = HTTPFields()
-        for (name, value) in answer.headers where !Self.skipped.contains(name.lowercased()) {
+        for (name, value) in answer.headers where !Self.skippedInAnswers.contains(name.lowercased()) {
             if let fieldName = HTTPField.Name(name) { headers.append(HTTPField(name: fieldName, value: value)) }
         }
         let status = HTTPResponse.Status(code: Int(answer.status.code), reasonPhrase: answer.status.reasonPhrase)
