@@ -5,11 +5,10 @@ browser plumbing is harness.py / conftest.py."""
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Dict, List
 
 from harness import ActionChains, Keys, active, describe_focus, press, tab_until, wait, wait_for  # noqa: F401
+from post_receiver import Post, PostReceiver  # testsupport/, on the path via harness
 
 # Every page of a world, by path (the world rides along in the query).
 PAGES = ["", "world", "customers", "customer", "settings", "notifications", "events", "keys", "charts"]
@@ -55,33 +54,18 @@ def unnamed_controls(driver) -> List[Dict[str, Any]]:
     return [n for n in ax_nodes(driver) if n["role"] in INTERACTIVE and not str(n["name"]).strip()]
 
 
-class Receiver:
+class Receiver(PostReceiver):
     """An app's notification endpoint on loopback: answers 200 and keeps each body."""
 
     def __init__(self) -> None:
-        bodies: List[Dict[str, Any]] = []
-        self.bodies = bodies
+        self.bodies: List[Dict[str, Any]] = []
+        super().__init__("/notifications")
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802
-                length = int(self.headers.get("Content-Length") or 0)
-                raw = self.rfile.read(length)
-                try:
-                    bodies.append(json.loads(raw))
-                except ValueError:
-                    bodies.append({"raw": raw.decode("utf-8", "replace")})
-                self.send_response(200)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args):  # quiet
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/notifications"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
+    def record(self, post: Post) -> None:
+        try:
+            self.bodies.append(json.loads(post.body))
+        except ValueError:
+            self.bodies.append({"raw": post.body.decode("utf-8", "replace")})
 
     def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.stop()

@@ -8,46 +8,20 @@ import json
 import socket
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import List, Optional
 
-
-class _Server(ThreadingHTTPServer):
-    # The store opens many connections at once; the default listen backlog of 5 drops the rest,
-    # which a delivery then reports as a timeout that the store did not cause.
-    request_queue_size = 128
+from post_receiver import Post, PostReceiver  # testsupport/, on the path via openstore_harness
 
 
-class Receiver:
+class Receiver(PostReceiver):
     def __init__(self, port: int = 0):
         self.bodies: List[dict] = []
         self.headers: List[dict] = []
-        self._lock = threading.Lock()
-        outer = self
+        super().__init__("/notifications", port=port)
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 (http.server's naming)
-                length = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(length)
-                with outer._lock:
-                    outer.bodies.append(json.loads(body))
-                    outer.headers.append(dict(self.headers))
-                self.send_response(200)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = _Server(("127.0.0.1", port), Handler)
-        self.server.daemon_threads = True
-        self.port = self.server.server_address[1]
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/notifications"
+    def record(self, post: Post) -> None:
+        self.bodies.append(json.loads(post.body))
+        self.headers.append(post.headers)
 
     def signed_payloads(self) -> List[str]:
         with self._lock:
@@ -67,9 +41,6 @@ class Receiver:
             return got
         raise AssertionError(f"expected {count} notification(s) within {timeout} s, received {len(got)}")
 
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
 
 class Blackhole:

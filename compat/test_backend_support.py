@@ -16,7 +16,6 @@ import subprocess
 import threading
 import time
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
@@ -27,6 +26,7 @@ from appstoreserverlibrary.models.Environment import Environment
 from openstore_harness import REPO_ROOT, ServerProcess, store_environment
 import run_log  # testsupport/, on the path via openstore_harness
 from openstore_process import end_process  # testsupport/
+from post_receiver import Post, PostReceiver  # testsupport/
 
 LISTENING = re.compile(r"listening on (http://[^\s/]+:\d+)")
 SECRET = "whsec-compat-" + uuid.uuid4().hex[:8]
@@ -44,33 +44,16 @@ def verify_signature(body: bytes, header: str, secret: str, tolerance_s: Optiona
     return hmac.compare_digest(expected, parts["v1"])
 
 
-class WebhookReceiver:
+class WebhookReceiver(PostReceiver):
     """Records every POST; answers with `status()` (200 unless a test says otherwise)."""
 
     def __init__(self, secret: str = SECRET):
         self.secret = secret
         self.deliveries: List[Dict[str, Any]] = []
-        self.status: Callable[[], int] = lambda: 200
-        self._lock = threading.Lock()
-        outer = self
+        super().__init__("/hooks")
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802
-                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                code = outer.status()
-                with outer._lock:
-                    outer.deliveries.append({"body": body, "headers": dict(self.headers), "answered": code})
-                self.send_response(code)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hooks"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+    def record(self, post: Post) -> None:
+        self.deliveries.append({"body": post.body, "headers": post.headers, "answered": post.answered})
 
     def accepted(self) -> List[Dict[str, Any]]:
         """Events answered 2xx, each checked for a valid signature."""
@@ -94,9 +77,6 @@ class WebhookReceiver:
                 assert sorted(e["type"] for e in got) == sorted(expected), [e["type"] for e in got]
                 return got
             time.sleep(0.05)
-
-    def stop(self):
-        self.server.shutdown()
 
 
 class BackendProcess:

@@ -16,10 +16,8 @@ Apple's client never sends an undocumented key, so the odd keys go through its o
 from __future__ import annotations
 
 import socket
-import threading
 import time
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import requests
@@ -33,33 +31,17 @@ from appstoreserverlibrary.models.SendAttemptResult import SendAttemptResult
 from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
 
 from openstore_harness import FIXTURES, StoreClient
+from post_receiver import PostReceiver  # testsupport/, on the path via openstore_harness
 from test_notifications import admin, api_client, create_key, set_url, start
 
 BUNDLE = "com.example.requestkeys"
 
 
-class Failing:
+class Failing(PostReceiver):
     """A notification receiver that answers every POST with HTTP 500."""
 
     def __init__(self):
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802
-                self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                self.send_response(500)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/notifications"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def stop(self):
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__("/notifications", status=500)
 
 
 def refused_url() -> str:
