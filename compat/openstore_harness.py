@@ -22,6 +22,7 @@ from typing import Any, Dict, Iterable, List, Optional
 import sys
 
 import requests
+from appstoreserverlibrary.api_client import AppStoreServerAPIClient
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 
@@ -235,3 +236,20 @@ def make_verifier(root_der: bytes, bundle_id: str, environment: Environment,
     """Apple's verifier exactly as a developer would build it: offline, strict chain checks on (the default)."""
     return SignedDataVerifier([root_der], enable_online_checks=False, environment=environment,
                               bundle_id=bundle_id, app_apple_id=app_apple_id)
+
+
+def create_key(server: ServerProcess, folder: Path, bundle: str) -> Dict[str, str]:
+    """A Server API key for `bundle`, made by `openstore keys create --json` on the server's data:
+    its `keyId`, `issuerId`, `bundleId` and the `privateKeyFile` written into `folder`."""
+    out = folder / f"AuthKey_{uuid.uuid4().hex[:8]}.p8"
+    done = server.run_cli("keys", "create", "--bundle-id", bundle, "--data", str(server.data_dir), "--out", str(out), "--json")
+    assert done.returncode == 0, done.stderr.decode()
+    return json.loads(done.stdout.decode().strip().splitlines()[-1])
+
+
+def api_client(server, key: Dict[str, str], environment: Environment = Environment.SANDBOX) -> AppStoreServerAPIClient:
+    """Apple's `AppStoreServerAPIClient` with `key`, pointed at `server` (anything with a `base_url`)."""
+    client = AppStoreServerAPIClient(Path(key["privateKeyFile"]).read_bytes(), key["keyId"], key["issuerId"],
+                                     key["bundleId"], environment)
+    client._base_url = server.base_url
+    return client

@@ -23,7 +23,7 @@ import requests
 from appstoreserverlibrary.api_client import AppStoreServerAPIClient
 from appstoreserverlibrary.models.Environment import Environment
 
-from openstore_harness import REPO_ROOT, ServerProcess, store_environment
+from openstore_harness import REPO_ROOT, ServerProcess, api_client, create_key, store_environment  # noqa: F401  (re-exported)
 import run_log  # testsupport/, on the path via openstore_harness
 from openstore_process import end_process  # testsupport/
 from post_receiver import Post, PostReceiver  # testsupport/
@@ -143,13 +143,6 @@ class BackendProcess:
         return r.json()
 
 
-def create_key(server: ServerProcess, folder: Path, bundle: str) -> Dict[str, str]:
-    out = folder / f"AuthKey_{uuid.uuid4().hex[:8]}.p8"
-    done = server.run_cli("keys", "create", "--bundle-id", bundle, "--data", str(server.data_dir), "--out", str(out), "--json")
-    assert done.returncode == 0, done.stderr.decode()
-    return json.loads(done.stdout.decode().strip().splitlines()[-1])
-
-
 def backend_args(server: ServerProcess, bundle: str, key: Dict[str, str], webhook_url: str, app_apple_id: int,
                  environment: str = "Sandbox") -> List[str]:
     return ["--bundle-id", bundle, "--app-apple-id", str(app_apple_id), "--environment", environment, "--no-apple-root",
@@ -162,13 +155,6 @@ def set_notification_url(server: ServerProcess, bundle: str, url: str, environme
     done = server.run_cli("app", "set-notification-url", "--bundle-id", bundle, "--url", url,
                           "--environment", environment, "--server", server.base_url)
     assert done.returncode == 0, done.stderr.decode() + done.stdout.decode()
-
-
-def api_client(server: ServerProcess, key: Dict[str, str], environment=Environment.SANDBOX) -> AppStoreServerAPIClient:
-    client = AppStoreServerAPIClient(Path(key["privateKeyFile"]).read_bytes(), key["keyId"], key["issuerId"],
-                                     key["bundleId"], environment)
-    client._base_url = server.base_url
-    return client
 
 
 def store_subscriptions(client: AppStoreServerAPIClient, verifier, original_ids: List[str]) -> Dict[str, Dict[str, Any]]:

@@ -24,7 +24,9 @@ from appstoreserverlibrary.models.NotificationHistoryRequest import Notification
 from appstoreserverlibrary.models.NotificationTypeV2 import NotificationTypeV2
 
 from notification_receiver import Blackhole, Receiver
-from openstore_harness import FIXTURES, CatalogApp, ServerProcess, StoreClient, make_verifier, openstore_bin
+from openstore_harness import (  # noqa: F401  (create_key, api_client: also imported from here by other tests)
+    FIXTURES, CatalogApp, ServerProcess, StoreClient, api_client, create_key, make_verifier, openstore_bin,
+)
 
 CATALOG = FIXTURES / "compat.storekit"
 COINS, LIFETIME, MONTHLY = "compat.coins", "compat.lifetime", "compat.plus.monthly"
@@ -40,20 +42,6 @@ def start(tmp: Path, name: str, bundle: str, environment: str) -> ServerProcess:
     proc = ServerProcess(openstore_bin(), data_dir=tmp / name / "data", log_path=tmp / name / "server.log",
                          apps=[CatalogApp(CATALOG, bundle, app_apple_id=APPLE_ID, environment=environment)])
     return proc.start()
-
-
-def create_key(server: ServerProcess, tmp: Path, bundle: str) -> Dict[str, str]:
-    out = tmp / f"AuthKey_{uuid.uuid4().hex[:8]}.p8"
-    done = server.run_cli("keys", "create", "--bundle-id", bundle, "--data", str(server.data_dir), "--out", str(out), "--json")
-    assert done.returncode == 0, done.stderr.decode()
-    return json.loads(done.stdout.decode().strip().splitlines()[-1])
-
-
-def api_client(server: ServerProcess, info: Dict[str, str], environment: Environment) -> AppStoreServerAPIClient:
-    client = AppStoreServerAPIClient(Path(info["privateKeyFile"]).read_bytes(), info["keyId"], info["issuerId"],
-                                     info["bundleId"], environment)
-    client._base_url = server.base_url
-    return client
 
 
 def admin(server: ServerProcess, method: str, path: str, body=None) -> Dict:
