@@ -27,6 +27,20 @@ final class SQLiteEngine: StorageEngine {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let writer = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+        do {
+            return try await configure(path: path, writer: writer, logger: logger)
+        } catch {
+            // A store that cannot open (a read-only folder) reports why and exits; its connection
+            // is closed first (SQLiteNIO's debug builds trap on a connection freed open).
+            try? await writer.close()
+            if !FileManager.default.isWritableFile(atPath: folder) {
+                throw SQLiteOpenFailure(description: "cannot open the store \(path): its folder \(folder) is read-only or not writable (\(error))")
+            }
+            throw error
+        }
+    }
+
+    private static func configure(path: String, writer: SQLiteConnection, logger: Logger) async throws -> SQLiteEngine {
         let sql = writer.sql()
         // Another process (the CLI beside a running server) may hold the write lock for a moment.
         try await sql.raw("PRAGMA busy_timeout=5000").run()
@@ -45,13 +59,18 @@ final class SQLiteEngine: StorageEngine {
         // (index interiors, hot subscriptions) are copied into the database once, not each time.
         try await sql.raw("PRAGMA wal_autocheckpoint=8192").run()
         let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
-        try await reader.sql().raw("PRAGMA query_only=1").run()
-        // In WAL mode a connection drops its whole cache whenever another one has committed, so
-        // under writes the reader only ever holds what reads touch between two commits: 8 MiB.
-        try await reader.sql().raw("PRAGMA cache_size=-8192").run()
-        let engine = SQLiteEngine(path: path, writer: writer, reader: reader)
-        try await engine.migrate()
-        return engine
+        do {
+            try await reader.sql().raw("PRAGMA query_only=1").run()
+            // In WAL mode a connection drops its whole cache whenever another one has committed, so
+            // under writes the reader only ever holds what reads touch between two commits: 8 MiB.
+            try await reader.sql().raw("PRAGMA cache_size=-8192").run()
+            let engine = SQLiteEngine(path: path, writer: writer, reader: reader)
+            try await engine.migrate()
+            return engine
+        } catch {
+            try? await reader.close()
+            throw error
+        }
     }
 
     /// Applies the missing migrations. `BEGIN IMMEDIATE` takes the file's write lock first, so a
@@ -128,4 +147,9 @@ private final class RowCollector<T: Sendable>: @unchecked Sendable {
     private var items: [Result<T, any Error>] = []
     func append(_ item: Result<T, any Error>) { items.append(item) }
     func take() -> [Result<T, any Error>] { items }
+}
+
+/// The store's SQLite file could not be opened for a reason the person starting it can fix.
+struct SQLiteOpenFailure: Error, CustomStringConvertible {
+    var description: String
 }
