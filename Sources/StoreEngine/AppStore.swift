@@ -115,7 +115,11 @@ public final class AppStore: Sendable {
 
     /// Where other instances reach this one, once its server has bound its port.
     public func advertise(_ url: String) {
-        worlds.env.ownership?.address = url
+        guard let ownership = worlds.env.ownership else { return }
+        ownership.address = url
+        // Leases claimed while the port was unknown name the new address now, not at the next beat.
+        let database = database
+        Task { _ = try? await database.renewLeases(owner: ownership.id, address: url, ttlMs: ownership.settings.leaseMs) }
     }
 
     /// The world's current time in milliseconds.

@@ -126,6 +126,16 @@ final class TransactionFeed: Sendable {
         }
     }
 
+    /// A world taken over from another instance: every change at or below `seq` is durable (a
+    /// first connection reads them from the database), later ones arrive as this instance commits.
+    func open(world: String, releasedUpTo seq: Int64) {
+        state.withLock { state in
+            var sequence = state.worlds[world, default: Sequence(released: openedAt)]
+            sequence.released = max(sequence.released, seq)
+            state.worlds[world] = sequence
+        }
+    }
+
     /// Ends every stream of the world and forgets its place: another instance serves it now, and
     /// clients reconnect there (resuming from the last change number they got).
     func close(world: String) {

@@ -113,7 +113,7 @@ extension World {
         do {
             try await write()
         } catch {
-            if error is LeaseLost { env.ownership?.markLost(id) }
+            if error is LeaseLost { env.ownership?.markLost(id, epoch: leaseEpoch) }
             if generation == seen { discardMemory() }
             throw error
         }

@@ -51,6 +51,7 @@ extension World {
                 try checkGeneration(epoch)
                 var batch = WriteBatch()
                 batch.fence = fence
+                if let leaseEpoch { batch.leases[id] = leaseEpoch }
                 var applied = 0
                 while applied < Self.eventsPerBatch, let next = agenda.next, next.due <= limitMs {
                     if needsEvictedChain(next.originalId, attempted: attempted) { break }
@@ -93,6 +94,7 @@ extension World {
             // Let the write in flight settle before the next catch-up may start.
             _ = try? await inFlight?.value
             committing = nil
+            if error is LeaseLost { env.ownership?.markLost(id, epoch: leaseEpoch) }
             // Memory holds batches that were not written: read the world back before going on.
             if generation == epoch { discardMemory() }
             throw error

@@ -371,7 +371,7 @@ actor World {
             try await env.database.write(batch)
         } catch {
             env.feed.abandon(reservation)
-            if error is LeaseLost { env.ownership?.markLost(id) }
+            if error is LeaseLost { env.ownership?.markLost(id, epoch: leaseEpoch) }
             if generation == epoch { discardMemory() }
             throw error
         }

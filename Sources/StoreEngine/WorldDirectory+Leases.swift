@@ -32,7 +32,7 @@ extension WorldDirectory {
     /// The world if this instance holds it, or takes it over when nobody does; otherwise
     /// `WorldElsewhere` with its owner's address.
     func leasedWorld(_ id: String) async throws -> World {
-        for lost in ownership.takeLost() { await giveUp(lost) }
+        await giveUpLost()
         if let world = worlds[id] { return world }
         if let pending = loading[id] { return try await pending.value }
         let task = Task { try await self.takeOver(id) }
@@ -49,15 +49,25 @@ extension WorldDirectory {
         let lease = try await env.database.acquireLease(
             world: id, owner: ownership.id, address: ownership.address, ttlMs: ownership.settings.leaseMs)
         guard lease.owner == ownership.id else { throw WorldElsewhere(world: id, address: lease.address) }
-        // Change numbers above all its last owner used (revision tokens stay in order).
-        try await ownership.takeBlock(env.identifiers)
-        let world = World(id: id, env: env, settings: settings, createdMs: stored.createdMs)
-        await world.holdLease(lease.epoch)
-        await world.discardMemory()
-        try await world.reloadIfNeeded()
-        if runScheduler { await world.startDriver() }
-        worlds[id] = world
-        return world
+        do {
+            // Change numbers above all its last owner used (revision tokens stay in order).
+            try await ownership.takeBlock(env.identifiers)
+            let world = World(id: id, env: env, settings: settings, createdMs: stored.createdMs)
+            await world.holdLease(lease.epoch)
+            await world.discardMemory()
+            try await world.reloadIfNeeded()
+            // Every change of the world up to here is durable: a Transaction.updates stream opened
+            // now resumes from the database below the new block, the last owner's changes included.
+            env.feed.open(world: id, releasedUpTo: env.identifiers.current.seq)
+            if runScheduler { await world.startDriver() }
+            worlds[id] = world
+            return world
+        } catch {
+            // Not served here after all: handed back, so the next request or heartbeat takes it.
+            env.database.leaseBook.drop(id)
+            try? await env.database.releaseLeases(owner: ownership.id, worlds: [id])
+            throw error
+        }
     }
 
     /// The lease a world about to be created is written under (nil without many instances).
@@ -79,6 +89,7 @@ extension WorldDirectory {
     func giveUp(_ id: String) async {
         guard let world = worlds.removeValue(forKey: id) else { return }
         ownership.clearLost(id)
+        env.database.leaseBook.drop(id)
         await world.stopDriver()
         await world.discardMemory()
         env.feed.close(world: id)
@@ -88,6 +99,7 @@ extension WorldDirectory {
     func handBack() async {
         guard let ownership = env.ownership else { return }
         for world in worlds.values { await world.writesSettled() }
+        for id in worlds.keys { env.database.leaseBook.drop(id) }
         try? await env.database.releaseLeases(owner: ownership.id)
         worlds = [:]
     }
@@ -113,14 +125,31 @@ extension WorldDirectory {
     }
 
     private func beat() async throws {
+        // Judged against the worlds held before the renewal was asked: one taken over meanwhile is
+        // not in its answer yet, and must not be given up for that.
+        let before = worlds
         let held = try await env.database.renewLeases(owner: ownership.id, address: ownership.address, ttlMs: ownership.settings.leaseMs)
-        for lost in ownership.takeLost() { await giveUp(lost) }
-        for (id, world) in worlds {
+        await giveUpLost()
+        for (id, world) in before {
             let epoch = await world.leaseEpoch
-            if held[id] != epoch { await giveUp(id) }
+            if held[id] != epoch, worlds[id] === world { await giveUp(id) }
+        }
+        // A lease held with nothing in memory (a take-over that failed after the lease was
+        // granted): loaded now, so its scheduler and deliveries run.
+        for id in held.keys where worlds[id] == nil && loading[id] == nil {
+            _ = try? await leasedWorld(id)
         }
         try await ownership.refillIfNeeded(env.identifiers)
         try await claimOrphans(rebalance: true)
+    }
+
+    /// Gives up the worlds a write found taken over, unless this instance took them again since.
+    private func giveUpLost() async {
+        for (id, epoch) in ownership.takeLost() {
+            guard let world = worlds[id] else { continue }
+            if let current = await world.leaseEpoch, current > epoch { continue }
+            await giveUp(id)
+        }
     }
 
     private func giveUpAll() async {
@@ -152,5 +181,9 @@ extension WorldDirectory {
 }
 
 extension World {
-    func holdLease(_ epoch: Int64?) { leaseEpoch = epoch }
+    /// The epoch this world's writes carry; the database's lease book fences every other write of it.
+    func holdLease(_ epoch: Int64?) {
+        leaseEpoch = epoch
+        if let epoch { env.database.leaseBook.hold(id, epoch: epoch) }
+    }
 }

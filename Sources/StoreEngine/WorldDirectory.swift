@@ -75,7 +75,10 @@ actor WorldDirectory {
         guard let world = worlds.removeValue(forKey: id) else { throw StoreError.worldNotFound(id) }
         await world.stopDriver()
         try await env.database.deleteWorldData(id, keepWorld: false, lease: await world.leaseEpoch)
-        if let ownership = env.ownership { try? await env.database.releaseLeases(owner: ownership.id, worlds: [id]) }
+        if let ownership = env.ownership {
+            env.database.leaseBook.drop(id)
+            try? await env.database.releaseLeases(owner: ownership.id, worlds: [id])
+        }
     }
 
     func stopAll() async {

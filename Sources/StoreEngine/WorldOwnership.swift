@@ -28,8 +28,9 @@ public struct InstanceSettings: Sendable {
 final class WorldOwnership: Sendable {
     let settings: InstanceSettings
     let database: StoreDatabase
-    /// Worlds whose write found the lease taken over; the directory gives them up.
-    private let lost = Mutex<Set<String>>([])
+    /// Worlds whose write found the lease taken over, with the epoch that write carried; the
+    /// directory gives up the world only if it still holds that epoch (not a newer take-over).
+    private let lost = Mutex<[String: Int64]>([:])
     /// The end of the identifier block in use (see `refillIfNeeded`).
     private let blockEnd = Mutex<(id: Int64, seq: Int64)>((0, 0))
 
@@ -44,6 +45,7 @@ final class WorldOwnership: Sendable {
         self.settings = settings
         self.database = database
         self.addressBox = Mutex(settings.advertiseURL)
+        database.leaseBook.activate()
     }
 
     var address: String {
@@ -53,10 +55,13 @@ final class WorldOwnership: Sendable {
 
     var id: String { settings.instanceId }
 
-    func markLost(_ world: String) { _ = lost.withLock { $0.insert(world) } }
-    func isLost(_ world: String) -> Bool { lost.withLock { $0.contains(world) } }
-    func takeLost() -> Set<String> { lost.withLock { let out = $0; $0 = []; return out } }
-    func clearLost(_ world: String) { _ = lost.withLock { $0.remove(world) } }
+    func markLost(_ world: String, epoch: Int64?) {
+        guard let epoch else { return }
+        lost.withLock { $0[world] = max($0[world] ?? epoch, epoch) }
+    }
+    func isLost(_ world: String) -> Bool { lost.withLock { $0[world] != nil } }
+    func takeLost() -> [String: Int64] { lost.withLock { let out = $0; $0 = [:]; return out } }
+    func clearLost(_ world: String) { _ = lost.withLock { $0.removeValue(forKey: world) } }
 
     /// Moves the counters to a new block above every block any instance took so far. Taken on each
     /// take-over: the world's next change numbers then exceed every one its last owner used, so

@@ -34,7 +34,9 @@ struct WorldForwardingMiddleware: RouterMiddleware {
     /// the caller gets 503 and retries once the lease has moved.
     /// Redirects are the client's to follow (a store page answers its form with 303).
     static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(
-        redirectConfiguration: .disallow, timeout: .init(connect: .seconds(1)), connectionPool: .init(idleTimeout: .seconds(60))))
+        redirectConfiguration: .disallow, timeout: .init(connect: .seconds(1)),
+        // Each forwarded Transaction.updates stream holds a connection for its whole life.
+        connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 4096)))
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // Only a body small enough to keep can be replayed: one announced larger (or streamed

@@ -220,6 +220,8 @@ public struct WriteBatch: Sendable {
         worldRecords += other.worldRecords
         meta.merge(other.meta) { _, new in new }
         notifications += other.notifications
-        leases.merge(other.leases) { _, new in new }
+        // Two writers' batches of one world (a given-up world and its replacement): the older
+        // epoch, so the group fails and each is written alone under its own.
+        leases.merge(other.leases) { old, new in min(old, new) }
     }
 }

@@ -152,7 +152,7 @@ extension StoreDatabase {
         guard let record = try await notification(seq: seq), record.world == world, !record.delivered, record.nextAttemptMs != nil else {
             return false
         }
-        try await perform { sql in
+        try await perform(fencing: [world]) { sql in
             try await sql.raw("""
                 UPDATE notifications SET next_attempt_ms = \(bind: atMs)
                 WHERE seq = \(bind: seq) AND world = \(bind: world) AND delivered = 0 AND next_attempt_ms IS NOT NULL

@@ -51,8 +51,9 @@ extension StoreDatabase {
             """).first().map(Self.lease)
     }
 
-    /// Extends every lease `owner` still holds and records the instance as alive; returns the
-    /// worlds (with epochs) it still holds. A world missing from the answer was taken over.
+    /// Extends every lease `owner` still holds (not expired, not handed back) and records the
+    /// instance as alive; returns the worlds (with epochs) it still holds. A world missing from the
+    /// answer was taken over, handed back, or expired unrenewed.
     public func renewLeases(owner: String, address: String, ttlMs: Int64) async throws -> [String: Int64] {
         let now = Self.databaseNowMs
         try await readSQL.raw("""
@@ -62,7 +63,7 @@ extension StoreDatabase {
             """).run()
         let rows = try await readSQL.raw("""
             UPDATE world_leases SET expires_ms = \(unsafeRaw: now) + \(bind: ttlMs), address = \(bind: address)
-            WHERE owner = \(bind: owner) RETURNING world, epoch
+            WHERE owner = \(bind: owner) AND expires_ms >= \(unsafeRaw: now) RETURNING world, epoch
             """).all()
         var held: [String: Int64] = [:]
         for row in rows { held[try row.decode(column: "world", as: String.self)] = try row.decode(column: "epoch", as: Int64.self) }
@@ -71,14 +72,15 @@ extension StoreDatabase {
 
     /// Hands worlds back at once (all of them when `worlds` is nil), so another instance takes
     /// them on its next request instead of after the expiry; with all of them, the instance
-    /// leaves the list of live instances.
+    /// leaves the list of live instances. The row stays, expired: its epoch must keep rising, or
+    /// the next owner would be granted an epoch a paused former owner still holds.
     public func releaseLeases(owner: String, worlds: [String]? = nil) async throws {
         if let worlds {
             for world in worlds {
-                try await readSQL.raw("DELETE FROM world_leases WHERE owner = \(bind: owner) AND world = \(bind: world)").run()
+                try await readSQL.raw("UPDATE world_leases SET expires_ms = 0 WHERE owner = \(bind: owner) AND world = \(bind: world)").run()
             }
         } else {
-            try await readSQL.raw("DELETE FROM world_leases WHERE owner = \(bind: owner)").run()
+            try await readSQL.raw("UPDATE world_leases SET expires_ms = 0 WHERE owner = \(bind: owner)").run()
             try await readSQL.raw("DELETE FROM store_instances WHERE id = \(bind: owner)").run()
         }
     }

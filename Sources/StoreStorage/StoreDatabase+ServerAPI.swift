@@ -158,7 +158,7 @@ extension StoreDatabase {
 
     /// Keeps the latest consumption information per transaction (a single autocommit upsert).
     public func saveConsumptionInfo(_ info: ConsumptionInfoRecord) async throws {
-        try await perform { sql in try await sql.raw("""
+        try await perform(fencing: [info.world]) { sql in try await sql.raw("""
             INSERT INTO consumption_info (world, transaction_id, version, body, received_ms)
             VALUES (\(bind: info.world), \(bind: info.transactionId), \(bind: info.version), \(bind: info.body), \(bind: info.receivedMs))
             ON CONFLICT (world, transaction_id) DO UPDATE SET version = excluded.version, body = excluded.body,

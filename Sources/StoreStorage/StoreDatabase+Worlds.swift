@@ -30,7 +30,7 @@ extension StoreDatabase {
 
     /// - Parameter lease: with many instances, the writer's lease epoch (`LeaseCheck`).
     public func saveWorld(id: String, createdMs: Int64, config: String, lease: Int64? = nil) async throws {
-        try await perform(fencedBy: lease.map { [id: $0] } ?? [:]) { sql in
+        try await perform(fencing: [id], explicit: lease.map { [id: $0] } ?? [:]) { sql in
             try await sql.raw("""
                 INSERT INTO worlds (id, created_ms, config) VALUES (\(bind: id), \(bind: createdMs), \(bind: config))
                 ON CONFLICT (id) DO UPDATE SET config = excluded.config
@@ -40,7 +40,7 @@ extension StoreDatabase {
 
     /// Removes every row of a world; with `keepWorld` the world itself (its clock and settings) stays.
     public func deleteWorldData(_ id: String, keepWorld: Bool, lease: Int64? = nil) async throws {
-        try await perform(fencedBy: lease.map { [id: $0] } ?? [:]) { sql in
+        try await perform(fencing: [id], explicit: lease.map { [id: $0] } ?? [:]) { sql in
             for table in Self.worldTables {
                 try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE world = \(bind: id)").run()
             }
@@ -50,7 +50,7 @@ extension StoreDatabase {
 
     /// Removes a customer's transactions and subscriptions in one app of a world.
     public func deleteTransactions(world: String, bundleId: String, customer: String?) async throws {
-        try await perform { sql in
+        try await perform(fencing: [world]) { sql in
             for table in ["transactions", "subscriptions"] {
                 if let customer {
                     try await sql.raw("DELETE FROM \(unsafeRaw: table) WHERE world = \(bind: world) AND bundle_id = \(bind: bundleId) AND customer = \(bind: customer)").run()
@@ -71,7 +71,7 @@ extension StoreDatabase {
     }
 
     public func deleteWorldRecord(world: String, kind: String, key: String) async throws {
-        try await perform { sql in
+        try await perform(fencing: [world]) { sql in
             try await sql.raw("DELETE FROM world_records WHERE world = \(bind: world) AND kind = \(bind: kind) AND key = \(bind: key)").run()
         }
     }

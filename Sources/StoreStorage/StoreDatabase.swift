@@ -16,6 +16,8 @@ public final class StoreDatabase: Sendable {
     public let url: DatabaseURL
     let engine: any StorageEngine
     private let committer: GroupCommitter
+    /// With many instances: the epochs every world write is fenced with.
+    public let leaseBook = LeaseBook()
 
     var readSQL: any SQLDatabase { engine.readSQL }
     var dialect: StorageDialect { engine.dialect }
@@ -64,6 +66,8 @@ public final class StoreDatabase: Sendable {
     /// Commits the batch; returns once it is durable.
     public func write(_ batch: WriteBatch) async throws {
         guard !batch.isEmpty else { return }
+        var batch = batch
+        batch.leases = leaseBook.fence(batch.worlds, explicit: batch.leases)
         try await committer.submit(batch)
     }
 

@@ -120,8 +120,10 @@ struct Serve: AsyncParsableCommand {
         }
         await backend?.stop()
         // SIGTERM: the worlds' leases go back at once (docs/deploy.md), not at their expiry.
+        // Deliveries in flight record their outcomes before the leases go back.
         deliveryTask.cancel()
         performanceTestTask.cancel()
+        _ = await deliveryTask.value
         await store.close()
     }
 

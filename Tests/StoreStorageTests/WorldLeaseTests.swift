@@ -43,6 +43,38 @@ import Testing
         await database.close()
     }
 
+    @Test(.enabled(if: TestEngine.postgresURL != nil)) func aHandedBackWorldIsTakenUnderAHigherEpochNeverAnOldOne() async throws {
+        let database = try await temporaryDatabase(.postgres)
+        let first = try await database.acquireLease(world: "w", owner: "A", address: "http://a", ttlMs: 60_000)
+        // B takes it after A's lease lapsed, then hands it back (SIGTERM, rebalancing).
+        try await database.releaseLeases(owner: "A", worlds: ["w"])
+        let second = try await database.acquireLease(world: "w", owner: "B", address: "http://b", ttlMs: 60_000)
+        try await database.releaseLeases(owner: "B")
+        let third = try await database.acquireLease(world: "w", owner: "C", address: "http://c", ttlMs: 60_000)
+        #expect([first.epoch, second.epoch, third.epoch] == [1, 2, 3])
+        // A, paused since epoch 1, cannot write over C.
+        var stale = WriteBatch(customers: [customer("from-a")])
+        stale.leases = ["w": first.epoch]
+        await #expect(throws: LeaseLost.self) { try await database.write(stale) }
+        // A handed-back lease is not renewed by its former owner's heartbeat.
+        #expect(try await database.renewLeases(owner: "B", address: "http://b", ttlMs: 60_000).isEmpty)
+        await database.close()
+    }
+
+    @Test(.enabled(if: TestEngine.postgresURL != nil)) func withLeasesEveryWriteOfAWorldNotHeldIsRefused() async throws {
+        let database = try await temporaryDatabase(.postgres)
+        database.leaseBook.activate()
+        let lease = try await database.acquireLease(world: "w", owner: "A", address: "http://a", ttlMs: 60_000)
+        // A batch that names no epoch (a scheduler's, a job's) is fenced by what this process holds.
+        await #expect(throws: LeaseLost.self) { try await database.write(WriteBatch(customers: [customer("unheld")])) }
+        await #expect(throws: LeaseLost.self) { try await database.deleteTransactions(world: "w", bundleId: "b", customer: nil) }
+        database.leaseBook.hold("w", epoch: lease.epoch)
+        try await database.write(WriteBatch(customers: [customer("held")]))
+        #expect(try await database.customer(world: "w", name: "held") != nil)
+        #expect(try await database.customer(world: "w", name: "unheld") == nil)
+        await database.close()
+    }
+
     @Test(.enabled(if: TestEngine.postgresURL != nil)) func identifierBlocksNeverOverlapAndRiseAboveTheTables() async throws {
         let database = try await temporaryDatabase(.postgres)
         let first = try await database.takeIdentifierBlock(size: 1000, floor: (id: 5_000, seq: 70))

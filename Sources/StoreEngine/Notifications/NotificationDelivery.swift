@@ -73,6 +73,9 @@ extension AppStore {
                     afterFailedAttempt: due.attempt, at: due.attemptMs, environment: record.environment),
                 attempts: NotificationPayload.appendingAttempt(record.attempts, dateMs: due.attemptMs, result: outcome.sendAttemptResult)))
         }
+        // An outcome row names no world: fenced by the worlds of its notifications, so an instance
+        // that lost a world cannot overwrite its new owner's delivery record.
+        batch.leases = database.leaseBook.fence(Set(outcomes.map(\.notification.record.world)))
         try await database.write(batch)
     }
 }
