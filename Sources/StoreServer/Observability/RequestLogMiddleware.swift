@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import StoreEngine
 
 /// Gives every request an ID (`X-Request-ID`: the caller's, when it is a plain token, else a new
 /// one), puts it and what the path names (world, app, customer, transaction) in the metadata of
@@ -88,6 +89,10 @@ enum RouteSubjects {
             let name = part.first == ":" ? String(part.dropFirst()) : String(part.dropFirst().dropLast())
             guard let key = keys[name] else { continue }
             found.append((key, String(value).removingPercentEncoding ?? String(value)))
+        }
+        // The device API's plain paths (`/storekit/v1/apps/…`) act in the default world.
+        if route.hasPrefix("/storekit/v1/"), !found.contains(where: { $0.0 == "world" }) {
+            found.insert(("world", AppStore.defaultWorld), at: 0)
         }
         return found
     }
