@@ -253,3 +253,16 @@ def api_client(server, key: Dict[str, str], environment: Environment = Environme
                                      key["bundleId"], environment)
     client._base_url = server.base_url
     return client
+
+
+def until(what: str, check, timeout: float = 30):
+    """Polls `check` until it returns something truthy and returns that; a bound on a hang, not a
+    speed assertion."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = check()
+        if got:
+            return got
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not seen within {timeout} s")
+        time.sleep(0.05)

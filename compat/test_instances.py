@@ -24,7 +24,7 @@ import pytest
 import requests
 
 from notification_receiver import Receiver
-from openstore_harness import jws_parts, openstore_bin
+from openstore_harness import jws_parts, openstore_bin, until
 from openstore_process import free_port, store_environment, store_rows
 from test_server_api import BUNDLE, CATALOG, LIFETIME, MONTHLY
 
@@ -128,16 +128,6 @@ def owner_of(env: Dict, world: str) -> str:
         if world in instance["worlds"]:
             return instance["address"]
     return ""
-
-
-def until(what: str, check, timeout: float = 30):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"timed out waiting until {what}"
-        time.sleep(0.05)
 
 
 def renewal_rows(shared: Path, world: str, product: str = MONTHLY) -> List[tuple]:
@@ -333,7 +323,7 @@ def test_worlds_spread_over_the_instances(group):
         settled = not listing["unownedWorlds"] and sum(owned.values()) == 21 and len(owned) == 3 and min(owned.values()) >= 1
         return owned if settled else None
 
-    owned = until("the worlds spread over the three instances", spread, timeout=LEASE_SECONDS * 8)
+    until("the worlds spread over the three instances", spread, timeout=LEASE_SECONDS * 8)
     # Each instance's /metrics says how many leases it holds (docs/metrics.md), as the database does
     # once the instances stop moving worlds.
     def metrics_agree():

@@ -37,7 +37,7 @@ import pytest
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from openstore_harness import FIXTURES, openstore_bin
+from openstore_harness import FIXTURES, openstore_bin, until
 from serve_process import Started
 
 pytestmark = pytest.mark.skipif(bool(os.environ.get("OPENSTORE_TEST_POSTGRES_URL")),
@@ -74,18 +74,6 @@ class FailingReceiver:
     def stop(self):
         self.server.shutdown()
         self.server.server_close()
-
-
-def until(what: str, check, timeout: float = 30):
-    """Polls `check` until it returns something truthy; a bound on a hang, not a speed assertion."""
-    deadline = time.monotonic() + timeout
-    while True:
-        got = check()
-        if got:
-            return got
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not seen within {timeout} s")
-        time.sleep(0.05)
 
 
 class Store:

@@ -73,6 +73,19 @@ final class ScratchDatabase: Sendable {
     }
 
     /// Drops the PostgreSQL database (closing what still uses it) or deletes the SQLite folder.
+    /// Runs `body` on a fresh scratch database of `engine`, removed afterwards whatever happens.
+    static func using<T>(_ engine: BenchEngine, label: String, _ body: (ScratchDatabase) async throws -> T) async throws -> T {
+        let scratch = try await make(engine, label: label)
+        do {
+            let result = try await body(scratch)
+            await scratch.remove()
+            return result
+        } catch {
+            await scratch.remove()
+            throw error
+        }
+    }
+
     func remove() async {
         if let folder { try? FileManager.default.removeItem(at: folder) }
         if let server, case .postgres(let location) = url {

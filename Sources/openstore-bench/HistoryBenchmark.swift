@@ -26,15 +26,7 @@ struct HistoryBenchmark {
     }
 
     func run(log: (String) -> Void) async throws -> Figures {
-        let scratch = try await ScratchDatabase.make(engine, label: "history")
-        do {
-            let figures = try await run(on: scratch, log: log)
-            await scratch.remove()
-            return figures
-        } catch {
-            await scratch.remove()
-            throw error
-        }
+        try await ScratchDatabase.using(engine, label: "history") { try await run(on: $0, log: log) }
     }
 
     private func run(on scratch: ScratchDatabase, log: (String) -> Void) async throws -> Figures {

@@ -42,15 +42,7 @@ struct LifecycleBenchmark {
     """
 
     func run(log: (String) -> Void) async throws -> Figures {
-        let scratch = try await ScratchDatabase.make(engine, label: "lifecycle")
-        do {
-            let figures = try await run(on: scratch, log: log)
-            await scratch.remove()
-            return figures
-        } catch {
-            await scratch.remove()
-            throw error
-        }
+        try await ScratchDatabase.using(engine, label: "lifecycle") { try await run(on: $0, log: log) }
     }
 
     private func run(on scratch: ScratchDatabase, log: (String) -> Void) async throws -> Figures {
