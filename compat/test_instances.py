@@ -389,3 +389,25 @@ def test_a_store_page_form_posted_to_the_other_instance_buys_once_and_a_foreign_
     assert foreign.status_code == 403, foreign.status_code
     counts = dict(store_rows(shared, f"SELECT customer, count(*) FROM transactions WHERE world = '{world}' GROUP BY customer"))
     assert counts == {"visitor": 1}, counts
+
+
+def test_a_request_forwarded_to_a_paused_owner_is_answered_once_its_lease_lapses(group):
+    a, b, world, shared = two_instances_and_a_world_of_a(group)
+    a.proc.send_signal(signal.SIGSTOP)
+    try:
+        # The paused owner's kernel still accepts the forwarded connection; nothing answers it.
+        began = time.monotonic()
+        r = b.device(world, "POST", f"/apps/{BUNDLE}/purchases", productId=LIFETIME, customer="waiting")
+        waited = time.monotonic() - began
+        # Answered once the lease lapsed (a bound on a hang, not a speed figure), with a retry hint.
+        assert waited < LEASE_SECONDS * 4 + 10, waited
+        assert r.status_code == 503 and r.headers.get("Retry-After", "").isdigit(), (r.status_code, r.text[:200])
+        retried = until("the retry is served by the other instance", lambda: (
+            lambda x: x if x.status_code != 503 else None)(
+            b.device(world, "POST", f"/apps/{BUNDLE}/purchases", productId=LIFETIME, customer="waiting")), timeout=20)
+        assert retried.status_code == 200, retried.text
+        assert owner_of(b.env, world) == b.base_url
+    finally:
+        a.proc.send_signal(signal.SIGCONT)
+    counts = dict(store_rows(shared, f"SELECT customer, count(*) FROM transactions WHERE world = '{world}' GROUP BY customer"))
+    assert counts == {"waiting": 1}, counts

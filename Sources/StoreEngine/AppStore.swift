@@ -105,6 +105,13 @@ public final class AppStore: Sendable {
         }
     }
 
+    /// Whether the instance at `address` still holds a live lease on the world: a request
+    /// forwarded there is waited for only as long as it does (read only; takes nothing over).
+    public func leaseIsLive(world: String, at address: String) async -> Bool {
+        guard let lease = try? await database.lease(world: world) else { return true }  // database away: keep waiting
+        return !lease.expired && lease.address == address
+    }
+
     /// This instance in a group sharing one PostgreSQL (nil on SQLite).
     public var instance: InstanceSettings? {
         guard let ownership = worlds.env.ownership else { return nil }

@@ -55,7 +55,7 @@ struct WorldForwardingMiddleware: RouterMiddleware {
             return try await next(request, context)
         case .elsewhere(let address)? where !forwarded:
             do {
-                return try await forward(request, body: body, to: address)
+                return try await forwardWhileOwnerLives(request, body: body, to: address, world: miss.world) ?? response
             } catch {
                 context.logger.warning("forwarding to the owner of world \(miss.world) at \(address) failed: \(error)")
                 return response
@@ -68,6 +68,25 @@ struct WorldForwardingMiddleware: RouterMiddleware {
     static func replayable(_ headers: HTTPFields) -> Bool {
         if let length = headers[.contentLength] { return Int(length).map { $0 <= maxBody } ?? false }
         return headers[.transferEncoding] == nil
+    }
+
+    /// Forwards, and gives up (nil: the caller answers 503 with `Retry-After`) if the owner's lease
+    /// lapses before its answer begins: an owner that is paused (its kernel still accepts the
+    /// connection) would otherwise hold the request until the deadline.
+    private func forwardWhileOwnerLives(_ request: Request, body: ByteBuffer, to address: String, world: String) async throws -> Response? {
+        let store = self.store
+        let every = max((store.instance?.leaseMs ?? 10_000) / 3, 100)
+        return try await withThrowingTaskGroup(of: Response?.self) { group in
+            group.addTask { try await self.forward(request, body: body, to: address) }
+            group.addTask {
+                while await store.leaseIsLive(world: world, at: address) {
+                    try await Task.sleep(for: .milliseconds(every))
+                }
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
     }
 
     private func forward(_ request: Request, body: ByteBuffer, to address: String) async throws -> Response {
