@@ -268,7 +268,9 @@ def test_a_paused_owner_past_its_lease_cannot_write_and_gives_the_world_up(group
     try:
         time.sleep(LEASE_SECONDS + 0.5)
         # B finds the lease expired and takes the world over (a higher epoch).
-        taken = b.device(world, "POST", f"/apps/{BUNDLE}/purchases", productId=MONTHLY, customer="during")
+        # (A 503 while the lease is still running out on a loaded machine is retried, as a client does.)
+        taken = until("the other instance takes the world over", lambda: (lambda r: r if r.status_code != 503 else None)(
+            b.device(world, "POST", f"/apps/{BUNDLE}/purchases", productId=MONTHLY, customer="during")), timeout=LEASE_SECONDS * 6)
         assert taken.status_code == 200, taken.text
         assert owner_of(b.env, world) == b.base_url
     finally:
@@ -298,11 +300,9 @@ def test_sigterm_hands_the_worlds_back_at_once(group):
     listing = instances_listing(b.env)
     assert world in listing["unownedWorlds"], listing
     assert all(i["address"] != a.base_url for i in listing["instances"]), "the stopped instance left the list"
-    # The next request anywhere takes it over: no wait for the lease to expire.
-    began = time.monotonic()
+    # The next request anywhere takes it over at once: no 503 while a lease runs out.
     r = b.device(world, "POST", f"/apps/{BUNDLE}/purchases", productId=LIFETIME, customer="c")
     assert r.status_code == 200, r.text
-    assert time.monotonic() - began < LEASE_SECONDS
     assert owner_of(b.env, world) == b.base_url
 
 

@@ -13,7 +13,7 @@ import Testing
 
     @Test(.enabled(if: TestEngine.postgresURL != nil)) func aWriteUnderAStaleEpochIsRefusedAndWritesNothing() async throws {
         let database = try await temporaryDatabase(.postgres)
-        let first = try await database.acquireLease(world: "w", owner: "A", address: "http://a", ttlMs: 150)
+        let first = try await database.acquireLease(world: "w", owner: "A", address: "http://a", ttlMs: 60_000)
         #expect(first.owner == "A" && first.epoch == 1)
         // While A's lease runs, B cannot take the world; it learns A's address instead.
         let refused = try await database.acquireLease(world: "w", owner: "B", address: "http://b", ttlMs: 10_000)
@@ -23,8 +23,9 @@ import Testing
         write.leases = ["w": first.epoch]
         try await database.write(write)
 
-        // A pauses past its lease; B takes over with a higher epoch.
-        try await Task.sleep(for: .milliseconds(300))
+        // A pauses past its lease (its row expires: the same state a release leaves, without a
+        // wait a loaded machine could stretch); B takes over with a higher epoch.
+        try await database.releaseLeases(owner: "A", worlds: ["w"])
         let taken = try await database.acquireLease(world: "w", owner: "B", address: "http://b", ttlMs: 10_000)
         #expect(taken.owner == "B" && taken.epoch == 2)
 
