@@ -30,11 +30,6 @@ public struct LeaseLost: Error, CustomStringConvertible, TemporarilyUnavailable 
 }
 
 extension StoreDatabase {
-    /// Runs a job that writes one world (its settings, its deletion) only while `lease` is current.
-    public func perform(fencedBy leases: [String: Int64], _ job: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws {
-        try await perform(fencing: Array(leases.keys), explicit: leases, job)
-    }
-
     /// Runs a job that writes `worlds` under the epochs this process holds (`LeaseBook`).
     func perform(fencing worlds: [String], explicit: [String: Int64] = [:], _ job: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws {
         let leases = leaseBook.fence(worlds, explicit: explicit)
