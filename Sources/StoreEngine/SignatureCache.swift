@@ -4,22 +4,24 @@ import Synchronization
 /// The signed form of transaction revisions already handed out, so a history page or the
 /// customer page copies a JWS instead of parsing the stored payload and signing it again.
 ///
-/// A revision is keyed by its transaction ID and change number (`seq`): any change to a
-/// transaction takes a new change number, so a cached form never outlives the revision it signs.
+/// A revision is its change number (`seq`): any change to a transaction takes the next number of
+/// the store-wide change sequence, and no two rows share one (a unique index), so a cached form
+/// never outlives the revision it signs. Keyed by `seq` alone, a history page finds its signed
+/// transactions from the numbers its index holds, without reading the rows (`signed(seq:nowMs:)`).
 /// Apple signs each time it hands data out (`signedDate` is "now"), so a cached form is reused
 /// only while it is at most `maxAgeMs` old on the world's clock, no longer than a response spends
 /// on the wire; after a clock advance the transaction is signed afresh. Memory is bounded:
 /// past `capacity` entries the oldest insertions are dropped first.
 final class SignatureCache: Sendable {
-    struct Key: Hashable, Sendable {
+    private struct Entry {
         var id: Int64
-        var seq: Int64
+        var signed: Signed<TransactionPayload>
     }
 
     private struct State {
-        var entries: [Key: Signed<TransactionPayload>] = [:]
-        /// Insertion order, as a ring: `order[next]` is the oldest key once the ring is full.
-        var order: [Key] = []
+        var entries: [Int64: Entry] = [:]
+        /// Insertion order of change numbers, as a ring: `order[next]` is the oldest once full.
+        var order: [Int64] = []
         var next = 0
     }
 
@@ -36,23 +38,49 @@ final class SignatureCache: Sendable {
     func signed(id: Int64, seq: Int64, nowMs: Int64) -> Signed<TransactionPayload>? {
         let maxAge = maxAgeMs
         return state.withLock { state in
-            guard let found = state.entries[Key(id: id, seq: seq)],
-                  case let signedMs = found.payload.signedDate, signedMs <= nowMs, nowMs - signedMs <= maxAge else { return nil }
-            return found
+            guard let found = state.entries[seq], found.id == id else { return nil }
+            return Self.fresh(found.signed, nowMs: nowMs, maxAgeMs: maxAge)
         }
+    }
+
+    /// The cached signed form of the revision with this change number, as `signed(id:seq:nowMs:)`.
+    func signed(seq: Int64, nowMs: Int64) -> Signed<TransactionPayload>? {
+        let maxAge = maxAgeMs
+        return state.withLock { state in
+            state.entries[seq].flatMap { Self.fresh($0.signed, nowMs: nowMs, maxAgeMs: maxAge) }
+        }
+    }
+
+    /// The JWS of every revision in `seqs`, in that order, if all are cached and fresh; nil as
+    /// soon as one is not (one lock for a whole history page).
+    func jwsOfAll(seqs: some Collection<Int64>, nowMs: Int64) -> [String]? {
+        let maxAge = maxAgeMs
+        return state.withLock { state in
+            var out: [String] = []
+            out.reserveCapacity(seqs.count)
+            for seq in seqs {
+                guard let entry = state.entries[seq], let signed = Self.fresh(entry.signed, nowMs: nowMs, maxAgeMs: maxAge) else { return nil }
+                out.append(signed.jws)
+            }
+            return out
+        }
+    }
+
+    private static func fresh(_ signed: Signed<TransactionPayload>, nowMs: Int64, maxAgeMs: Int64) -> Signed<TransactionPayload>? {
+        let signedMs = signed.payload.signedDate
+        return signedMs <= nowMs && nowMs - signedMs <= maxAgeMs ? signed : nil
     }
 
     /// Remembers a revision's signed form, replacing an older signature of the same revision.
     func store(id: Int64, seq: Int64, _ signed: Signed<TransactionPayload>) {
-        let key = Key(id: id, seq: seq)
         let capacity = capacity
         state.withLock { state in
-            if state.entries.updateValue(signed, forKey: key) != nil { return }
+            if state.entries.updateValue(Entry(id: id, signed: signed), forKey: seq) != nil { return }
             if state.order.count < capacity {
-                state.order.append(key)
+                state.order.append(seq)
             } else {
                 state.entries[state.order[state.next]] = nil
-                state.order[state.next] = key
+                state.order[state.next] = seq
                 state.next = (state.next + 1) % capacity
             }
         }

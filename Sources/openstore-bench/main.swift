@@ -9,6 +9,12 @@ func say(_ text: String) {
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
 }
 
+// The notification benchmark's receiver, started by the benchmark itself as a separate process.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--receiver" {
+    do { try await NotificationReceiver.serve(portFile: CommandLine.arguments[2]) } catch { exit(1) }
+    exit(0)
+}
+
 let options: Options
 do {
     options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
@@ -180,15 +186,22 @@ if options.wants("history") {
                        engine.name, h.pages, h.pagesSeconds, h.cpu.process, h.cpu.process / Double(max(h.pages, 1)) * 1e6, h.cpu.others)
                 + (h.serverCPU.map { String(format: " of which the PostgreSQL server %.2f s (%.0f µs per page)", $0, $0 / Double(max(h.pages, 1)) * 1e6) } ?? ""))
             let suffix = engine.isPostgres ? " on PostgreSQL" : ""
+            // Issue 12's targets: a page at 10k costs at most 1.2× one at 10 (p50), p99 ≤ 1 ms.
+            let scaling = h.bigP50 / h.smallP50
             report.add(.init(
                 figure: "history page p99, 10k-history customer" + suffix, measured: Report.ms(h.bigP99),
                 limit: "raw row read p99 " + Report.ms(h.rawReadP99), ratio: Report.ratio(h.bigP99 / h.rawReadP99),
-                target: "≤ 2.00 ms", met: h.bigP99 <= 2 ? "yes" : "NO"))
+                target: "≤ 1.00 ms", met: h.bigP99 <= 1 ? "yes" : "NO"))
             report.add(.init(
                 figure: "history page p50 / p99, 10-history customer" + suffix, measured: Report.ms(h.smallP50) + " / " + Report.ms(h.smallP99)))
             report.add(.init(
-                figure: "page cost at 10k vs 10 history (p50)" + suffix, measured: Report.ratio(h.bigP50 / h.smallP50), limit: "", ratio: "",
-                target: "≤ 1.50×", met: h.bigP50 / h.smallP50 <= 1.5 ? "yes" : "NO"))
+                figure: "page cost at 10k vs 10 history (p50)" + suffix,
+                measured: Report.ratio(scaling) + " (" + Report.ms(h.bigP50) + " vs " + Report.ms(h.smallP50) + ")",
+                limit: "raw row read p50 " + Report.ms(h.rawReadP50), ratio: Report.ratio(h.bigP50 / h.rawReadP50),
+                target: "≤ 1.20×", met: scaling <= 1.2 ? "yes" : "NO"))
+            report.add(.init(
+                figure: "  first read of each 10k-history page (p50 / p99)" + suffix, measured: Report.ms(h.coldP50) + " / " + Report.ms(h.coldP99),
+                limit: "\(h.coldPages) pages, 20 signed afresh each"))
             if engine.isPostgres, let sqlite = onSQLite {
                 report.add(.init(
                     figure: "  history page p50 (10k) PostgreSQL vs SQLite", measured: Report.ms(h.bigP50),
@@ -248,19 +261,39 @@ if options.wants("lifecycle") {
 }
 
 if options.wants("notifications") {
-    say("\nnotifications: a backlog of \(options.backlog) subscription notifications drained to a loopback receiver (64 in flight); each delivery signs 3 JWS, POSTs, records the attempt")
+    say("""
+
+        notifications: a backlog of \(options.backlog) subscription notifications drained to a receiver in a separate process on loopback \
+        (64 in flight); each delivery reads its outbox row, signs 3 JWS, POSTs, records the attempt. Combined limit = \
+        1 ÷ (1/bare POST + 1/(three-JWS sets/s × cores)), measured before and after the drain, the better kept (docs/benchmarks.md)
+        """)
     do {
         let n = try await NotificationBenchmark(backlog: options.backlog, concurrency: 64, seconds: options.quick ? 1 : 3).run(log: { say("  " + $0) })
-        report.add(.init(figure: "JWS sign (notification payload)", measured: "\(Report.rate(n.signPerSecond)) sign/s"))
-        report.add(.init(figure: "receiver: bare POST (same body)", measured: "\(Report.rate(n.barePostPerSecond)) req/s"))
+        let cores = Double(n.cores)
+        report.add(.init(figure: "JWS sign, a delivery's three (1 thread)", measured: "\(Report.rate(n.signSetsPerSecond)) sets/s"))
         report.add(.init(
-            figure: "notification deliveries", measured: "\(Report.rate(n.deliveriesPerSecond)) /s",
-            limit: "bare POST \(Report.rate(n.barePostPerSecond))", ratio: Report.ratio(n.deliveriesPerSecond / n.barePostPerSecond),
-            target: "≥ 5,000 /s", met: n.deliveriesPerSecond >= 5_000 ? "yes" : "NO"))
+            figure: "bare POST, same body and client, receiver process", measured: "\(Report.rate(n.barePostPerSecond)) req/s",
+            limit: String(format: "(CPU %.0f µs client + %.0f µs receiver)", n.clientCPUPerBarePost * 1e6, n.receiverCPUPerBarePost * 1e6)))
         report.add(.init(
-            figure: "  vs signing (3 JWS each)", measured: "\(Report.rate(n.deliveriesPerSecond)) /s",
-            limit: "sign/3 × \(machine.cores) \(Report.rate(n.signPerSecond / 3 * Double(machine.cores)))",
-            ratio: Report.ratio(n.deliveriesPerSecond / (n.signPerSecond / 3 * Double(machine.cores)))))
+            figure: "combined limit (bare POST + 3 JWS)", measured: "\(Report.rate(n.combinedLimit)) /s",
+            limit: "1/(1/\(Report.rate(n.barePostPerSecond)) + 1/(\(Report.rate(n.signSetsPerSecond))×\(n.cores)))"))
+        report.add(.init(
+            figure: "notification deliveries ÷ combined limit", measured: "\(Report.rate(n.deliveriesPerSecond)) /s",
+            limit: "combined \(Report.rate(n.combinedLimit))", ratio: Report.ratio(n.deliveriesPerSecond / n.combinedLimit),
+            target: "≥ 0.85×", met: n.deliveriesPerSecond / n.combinedLimit >= 0.85 ? "yes" : "NO"))
+        report.add(.init(
+            figure: "notification deliveries, receiver in a separate process", measured: "\(Report.rate(n.deliveriesPerSecond)) /s",
+            limit: "", target: "≥ 5,000 /s", met: n.deliveriesPerSecond >= 5_000 ? "yes" : "NO"))
+        // CPU per delivery against its floor: the bare POST's CPU at both ends plus the three signatures.
+        let floorCPU = n.clientCPUPerBarePost + n.receiverCPUPerBarePost + 1 / n.signSetsPerSecond
+        report.add(.init(
+            figure: "  CPU per delivery (store + receiver)",
+            measured: String(format: "%.0f µs", (n.storeCPUPerDelivery + n.receiverCPUPerDelivery) * 1e6),
+            limit: String(format: "bare POST + 3 JWS %.0f µs", floorCPU * 1e6),
+            ratio: Report.ratio((n.storeCPUPerDelivery + n.receiverCPUPerDelivery) / floorCPU)))
+        report.add(.init(
+            figure: "  other processes during the drain", measured: String(format: "%.2f cores", n.othersDuringDrain),
+            limit: String(format: "of %.0f", cores)))
         let scaled = 300 * Double(n.backlog) / 1_000_000
         report.add(.init(
             figure: "drain \(Report.rate(Double(n.backlog))) notifications", measured: String(format: "%.1f s", n.drainSeconds),

@@ -18,19 +18,31 @@ extension AppStore {
             try RevisionToken.parseHistory(token, descending: descending)
         }
         let pageSize = Self.serverAPIPageSize
-        let rows = try await database.transactionPage(TransactionPageQuery(
+        let query = TransactionPageQuery(
             world: caller.world, bundleId: owner.app.bundleId, customer: owner.customer, afterSeq: cursor,
             descending: descending, productIds: request.productIds,
             productKinds: request.productTypes.map(\.rawValue), groupIds: request.subscriptionGroupIdentifiers,
             startMs: request.startDate, endMs: request.endDate, ownership: request.inAppOwnershipType?.rawValue,
-            revoked: request.revoked, excludeFinishedConsumables: version == .v1, limit: pageSize + 1))
+            revoked: request.revoked, excludeFinishedConsumables: version == .v1, limit: pageSize + 1)
+        func response(last: Int64?, hasMore: Bool, signed: [String]) -> HistoryResponse {
+            let end = last ?? cursor ?? (descending ? Int64.max : 0)
+            return HistoryResponse(
+                revision: RevisionToken.history(seq: end, descending: descending), hasMore: hasMore,
+                bundleId: owner.app.bundleId, appAppleId: owner.app.appAppleId, environment: owner.app.environment.rawValue,
+                signedTransactions: signed)
+        }
+        // A page read again while its revisions' signatures are fresh is the index's change
+        // numbers plus a copy of each JWS: no row, no payload, no signature.
+        let seqs = try await database.transactionPageSeqs(query)
+        let pageSeqs = seqs.prefix(pageSize)
+        if let copied = signatures.jwsOfAll(seqs: pageSeqs, nowMs: try await nowMs(caller.world)) {
+            return response(last: pageSeqs.last, hasMore: seqs.count > pageSize, signed: copied)
+        }
+        // Otherwise the rows (one read, so the page is one snapshot), each signed as of now.
+        let rows = try await database.transactionPage(query)
         let page = rows.prefix(pageSize)
-        let end = page.last?.seq ?? cursor ?? (descending ? Int64.max : 0)
         let now = try await nowMs(caller.world)
-        return HistoryResponse(
-            revision: RevisionToken.history(seq: end, descending: descending), hasMore: rows.count > pageSize,
-            bundleId: owner.app.bundleId, appAppleId: owner.app.appAppleId, environment: owner.app.environment.rawValue,
-            signedTransactions: try page.map { try sign($0, nowMs: now).jws })
+        return response(last: page.last?.seq, hasMore: rows.count > pageSize, signed: try page.map { try sign($0, nowMs: now).jws })
     }
 
     /// Get Refund History: the customer's revoked transactions, ascending by revocation date.
@@ -62,7 +74,7 @@ extension AppStore {
     func serverAPIOwner(anyTransactionId: String, caller: ServerAPICaller) async throws -> (app: StoreApp, customer: String) {
         let app = try serverAPIApp(caller)
         let number = try TransactionNumber.parse(anyTransactionId)
-        if let record = try await database.transaction(id: number), record.world == caller.world, record.bundleId == app.bundleId {
+        if let record = try await database.transactionOwner(id: number), record.world == caller.world, record.bundleId == app.bundleId {
             return (app, record.customer)
         }
         if let copy = try await database.appTransaction(world: caller.world, appTransactionId: String(number)), copy.bundleId == app.bundleId {
