@@ -1,6 +1,5 @@
-/// The outbox's statements inside a batch commit: new notifications are inserted once (a replay
-/// of the same event changes nothing); attempt outcomes update their rows in one statement.
-/// Chunked so no statement binds more than a few thousand values.
+/// The outbox's rows inside a batch commit: new notifications are inserted once (a replay of the
+/// same event changes nothing); attempt outcomes update their rows.
 enum NotificationUpserts {
     static let spec = TableSpec(
         table: "notifications",
@@ -14,7 +13,6 @@ enum NotificationUpserts {
                "signed_ms", "body_key", "body", "transaction_json", "renewal_json", "test_token", "next_attempt_ms",
                "attempt_count", "delivered", "attempts"])
     static var columns: [String] { spec.columns }
-    static let rowsPerStatement = 500
 
     /// New outbox rows, as values in `spec`'s column order.
     static func emitted(_ writes: [NotificationWrite]) -> [[StoreValue]] {
@@ -40,36 +38,15 @@ enum NotificationUpserts {
         return order.compactMap { attempts[$0] }
     }
 
-    /// SQLite's statements for the outbox part of a batch.
-    static func statements(for writes: [NotificationWrite]) -> [RawStatement] {
-        let rows = emitted(writes)
-        var out = rows.isEmpty ? [] : Upserts.render(spec, Upserts.unique(rows, spec: spec))
-        out += attemptStatements(attempts(writes))
-        return out
-    }
+    /// SQLite's update for one delivery outcome, prepared once per connection and stepped per
+    /// outcome. An outcome never moves a row backwards (a stale writer loses to a later attempt).
+    static let attemptRowSQL = """
+        UPDATE notifications SET attempt_count = ?2, delivered = ?3, next_attempt_ms = ?4, attempts = ?5
+        WHERE seq = ?1 AND attempt_count < ?2
+        """
 
-    /// SQLite's updates for delivery outcomes.
-    static func attemptStatements(_ updates: [NotificationAttemptUpdate]) -> [RawStatement] {
-        var out: [RawStatement] = []
-        var start = 0
-        while start < updates.count {
-            let chunk = updates[start..<min(start + rowsPerStatement, updates.count)]
-            var sql = "WITH v (seq, attempt_count, delivered, next_attempt_ms, attempts) AS (VALUES "
-            var binds: [StoreValue] = []
-            binds.reserveCapacity(chunk.count * 5)
-            for (index, update) in chunk.enumerated() {
-                sql += index == 0 ? "(?, ?, ?, ?, ?)" : ", (?, ?, ?, ?, ?)"
-                binds += [.init(update.seq), .init(update.attemptCount), .init(update.delivered), .init(update.nextAttemptMs), .init(update.attempts)]
-            }
-            // An outcome never moves a row backwards (a stale writer loses to a later attempt).
-            sql += """
-                ) UPDATE notifications SET attempt_count = v.attempt_count, delivered = v.delivered,
-                next_attempt_ms = v.next_attempt_ms, attempts = v.attempts
-                FROM v WHERE notifications.seq = v.seq AND notifications.attempt_count < v.attempt_count
-                """
-            out.append(RawStatement(sql: sql, binds: binds))
-            start += rowsPerStatement
-        }
-        return out
+    /// The binds of `attemptRowSQL` for each outcome.
+    static func attemptRows(_ updates: [NotificationAttemptUpdate]) -> [[StoreValue]] {
+        updates.map { [.init($0.seq), .init($0.attemptCount), .init($0.delivered), .init($0.nextAttemptMs), .init($0.attempts)] }
     }
 }

@@ -4,22 +4,26 @@ import NIOCore
 import SQLKit
 import SQLiteKit
 
-/// The store in one SQLite file (WAL mode): one connection writes, a second one reads, so reads
-/// never wait for a batch being written. `synchronous=NORMAL` in WAL mode makes a commit durable
+/// The store in one SQLite file (WAL mode): batches are written through `SQLiteBatchWriter` (its own
+/// thread and prepared statements, checkpoints on a thread of their own), reads go through a
+/// second connection, so reads never wait for a batch being written, and a third connection runs
+/// migrations and the rare jobs that need SQL of their own (`transaction(_:)`). `synchronous=NORMAL` in WAL mode makes a commit durable
 /// against a killed process (the WAL is in the OS page cache), which is what "acknowledged means
 /// kept" needs, at a fraction of the cost of an fsync per purchase.
 final class SQLiteEngine: StorageEngine {
     let path: String
     let writer: SQLiteConnection
     let reader: SQLiteConnection
+    let batches: SQLiteBatchWriter
 
     var dialect: StorageDialect { .sqlite }
     var readSQL: any SQLDatabase { reader.sql() }
 
-    private init(path: String, writer: SQLiteConnection, reader: SQLiteConnection) {
+    private init(path: String, writer: SQLiteConnection, reader: SQLiteConnection, batches: SQLiteBatchWriter) {
         self.path = path
         self.writer = writer
         self.reader = reader
+        self.batches = batches
     }
 
     /// Opens (creating when missing) the file and its folder, and brings the schema up to date.
@@ -46,27 +50,24 @@ final class SQLiteEngine: StorageEngine {
         try await sql.raw("PRAGMA busy_timeout=5000").run()
         try await sql.raw("PRAGMA journal_mode=WAL").run()
         try await sql.raw("PRAGMA synchronous=NORMAL").run()
-        // A catch-up batch dirties thousands of pages across the tables' indexes; with SQLite's
-        // default 2 MB cache it spills them mid-transaction and re-reads them from the file.
-        // Measured: one batch of 2,000 renewals writes 860 to 1,075 pages (3.4 to 4.2 MiB of WAL),
-        // so 32 MiB holds a batch several times over, even one whose renewals hit scattered index
-        // leaves. The cache fills up to this size and stays there: a store that runs for weeks
-        // holds 32 MiB, not the 128 MiB it used to (docs/reliability.md, "Bounded memory").
-        try await sql.raw("PRAGMA cache_size=-32768").run()
-        // Multi-row upserts keep a statement journal; in memory it costs no file writes.
+        // This connection runs migrations and occasional jobs; batches have their own (below).
+        try await sql.raw("PRAGMA cache_size=-8192").run()
         try await sql.raw("PRAGMA temp_store=MEMORY").run()
-        // Checkpoint every ~32 MB of WAL instead of ~4 MB: pages rewritten by consecutive batches
-        // (index interiors, hot subscriptions) are copied into the database once, not each time.
-        try await sql.raw("PRAGMA wal_autocheckpoint=8192").run()
         let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
         do {
             try await reader.sql().raw("PRAGMA query_only=1").run()
             // In WAL mode a connection drops its whole cache whenever another one has committed, so
             // under writes the reader only ever holds what reads touch between two commits: 8 MiB.
             try await reader.sql().raw("PRAGMA cache_size=-8192").run()
-            let engine = SQLiteEngine(path: path, writer: writer, reader: reader)
-            try await engine.migrate()
-            return engine
+            try await migrate(writer)
+            // A catch-up batch dirties thousands of pages across the tables' indexes; with SQLite's
+            // default 2 MB cache it spills them mid-transaction and re-reads them from the file.
+            // Measured: one batch of 2,000 renewals writes 860 to 1,075 pages (3.4 to 4.2 MiB of
+            // WAL), so 32 MiB holds a batch several times over, even one whose renewals hit
+            // scattered index leaves. The cache fills up to this size and stays there
+            // (docs/reliability.md, "Bounded memory").
+            let batches = try await SQLiteBatchWriter.open(path: path, cacheKiB: 32_768)
+            return SQLiteEngine(path: path, writer: writer, reader: reader, batches: batches)
         } catch {
             try? await reader.close()
             throw error
@@ -75,7 +76,7 @@ final class SQLiteEngine: StorageEngine {
 
     /// Applies the missing migrations. `BEGIN IMMEDIATE` takes the file's write lock first, so a
     /// second process opening the same file at the same time waits, then finds them applied.
-    func migrate() async throws {
+    private static func migrate(_ writer: SQLiteConnection) async throws {
         try await writer.query("BEGIN IMMEDIATE", []) { _ in }
         do {
             let sql = writer.sql()
@@ -101,7 +102,15 @@ final class SQLiteEngine: StorageEngine {
         if !reader.isClosed { _ = reader.close() as EventLoopFuture<Void> }
     }
 
+    /// Makes both writing connections refuse (or take again) every write with SQLITE_READONLY,
+    /// as a read-only disk would: tests of how the store survives refused writes use it.
+    func refuseWrites(_ refused: Bool) async throws {
+        try await writer.query("PRAGMA query_only=\(refused ? 1 : 0)", []) { _ in }
+        try await batches.execute("PRAGMA query_only=\(refused ? 1 : 0)")
+    }
+
     func close() async {
+        await batches.close()
         try? await writer.close()
         try? await reader.close()
     }
@@ -118,14 +127,13 @@ final class SQLiteEngine: StorageEngine {
         try await transaction { try await job(database) }
     }
 
-    /// A batch goes to SQLite with ready-made binds, bypassing SQLKit's per-value conversion:
-    /// a simulated year writes millions of rows through here.
+    /// A batch goes to SQLite through prepared statements with ready-made binds, in one hop to
+    /// the writer's thread: a simulated year writes millions of rows through here.
     func commit(_ batch: WriteBatch) async throws {
-        let statements = Upserts.statements(for: batch)
-        try await transaction {
-            for statement in statements {
-                try await writer.query(statement.sql, statement.binds.map(\.sqlite)) { _ in }
-            }
+        do {
+            try await batches.write(Upserts.sqliteRows(for: batch))
+        } catch {
+            throw StorageUnavailable.sqliteWrite(error) ?? error
         }
     }
 

@@ -1,4 +1,5 @@
 import SQLiteNIO
+import VaporCSQLite
 
 extension StorageUnavailable {
     /// SQLite could not write because of the disk, not the data: it is full (SQLITE_FULL),
@@ -6,6 +7,7 @@ extension StorageUnavailable {
     /// nothing of it was acknowledged; the store answers 503 until space returns (issue 15: a
     /// full disk answered 500 internalError).
     static func sqliteWrite(_ error: any Error) -> StorageUnavailable? {
+        if let error = error as? SQLiteCallError { return sqliteWrite(error) }
         guard let error = error as? SQLiteError else { return nil }
         switch error.reason {
         case .full: return StorageUnavailable("the disk holding the SQLite database is full: \(error.message)")
@@ -16,6 +18,16 @@ extension StorageUnavailable {
             return StorageUnavailable("SQLite could not write to its disk: \(error.message)")
         case .readOnly, .readonlyCantLock, .readonlyInRollback, .readonlyDirectory, .readonlyInRecovery:
             return StorageUnavailable("the SQLite database is read-only: \(error.message)")
+        default: return nil
+        }
+    }
+
+    /// The same, for the batch writer's direct calls of SQLite's C API.
+    private static func sqliteWrite(_ error: SQLiteCallError) -> StorageUnavailable? {
+        switch error.primary {
+        case SQLITE_FULL: return StorageUnavailable("the disk holding the SQLite database is full: \(error.message)")
+        case SQLITE_IOERR: return StorageUnavailable("SQLite could not write to its disk: \(error.message)")
+        case SQLITE_READONLY: return StorageUnavailable("the SQLite database is read-only: \(error.message)")
         default: return nil
         }
     }

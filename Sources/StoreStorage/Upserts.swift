@@ -9,6 +9,9 @@ struct TableSpec: Sendable {
     let conflict: [String]
     let keep: [String]
     let newerThan: String?
+    /// The single-row form of the upsert (SQLite's batch writer prepares it once per connection
+    /// and steps it per row), built once with the spec.
+    let singleRowSQL: String
 
     init(table: String, columns: [(String, Kind)], conflict: [String], keep: [String] = [], newerThan: String? = nil) {
         self.table = table
@@ -17,11 +20,18 @@ struct TableSpec: Sendable {
         self.conflict = conflict
         self.keep = keep
         self.newerThan = newerThan
+        self.singleRowSQL = "INSERT INTO \(table) (\(self.columns.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")" + Self.conflictClause(
+                table: table, columns: self.columns, conflict: conflict, keep: keep, newerThan: newerThan)
     }
 
     /// `ON CONFLICT …`: updates every column but the key and `keep`; with a version column, an
     /// older row never replaces a newer one (writes may commit out of order).
     var conflictClause: String {
+        Self.conflictClause(table: table, columns: columns, conflict: conflict, keep: keep, newerThan: newerThan)
+    }
+
+    private static func conflictClause(table: String, columns: [String], conflict: [String], keep: [String], newerThan: String?) -> String {
         let updates = columns.filter { !conflict.contains($0) && !keep.contains($0) }
         var tail = " ON CONFLICT (\(conflict.joined(separator: ", "))) "
         if updates.isEmpty {
@@ -111,16 +121,16 @@ enum Upserts {
         return out
     }
 
-    /// SQLite's statements for a batch.
-    static func statements(for batch: WriteBatch) -> [RawStatement] {
-        var out = plan(for: batch).flatMap { render($0.spec, $0.rows) }
-        out += NotificationUpserts.attemptStatements(NotificationUpserts.attempts(batch.notifications))
-        return out
+    /// SQLite's plan for a batch: each table's single-row upsert with the rows it is stepped
+    /// with, then the delivery outcomes. No SQL text is built here: it was built with the specs.
+    static func sqliteRows(for batch: WriteBatch) -> [RowGroup] {
+        var groups = plan(for: batch).map { RowGroup(sql: $0.spec.singleRowSQL, rows: $0.rows) }
+        let attempts = NotificationUpserts.attempts(batch.notifications)
+        if !attempts.isEmpty {
+            groups.append(RowGroup(sql: NotificationUpserts.attemptRowSQL, rows: NotificationUpserts.attemptRows(attempts)))
+        }
+        return groups
     }
-
-    /// Most rows in one statement; keeps every statement well under SQLite's bind limit and its
-    /// text small enough to parse quickly.
-    static let rowsPerStatement = 1024
 
     /// A conflict key's values, hashable for collapsing duplicate rows.
     private typealias KeyPart = StoreValue
@@ -164,37 +174,10 @@ enum Upserts {
         }
         return unique
     }
+}
 
-    /// SQLite's statements for one table (one per `rowsPerStatement` rows), duplicates collapsed.
-    static func upsert(
-        table: String, columns: [String], conflict: [String], keep: [String] = [], newerThan version: String? = nil,
-        rows: [[StoreValue]]
-    ) -> [RawStatement] {
-        let spec = TableSpec(table: table, columns: columns.map { ($0, .text) }, conflict: conflict, keep: keep, newerThan: version)
-        return render(spec, unique(rows, spec: spec))
-    }
-
-    static func render(_ spec: TableSpec, _ unique: [[StoreValue]]) -> [RawStatement] {
-        let tail = spec.conflictClause
-        let head = "INSERT INTO \(spec.table) (\(spec.columns.joined(separator: ", "))) VALUES "
-        let tuple = "(" + Array(repeating: "?", count: spec.columns.count).joined(separator: ", ") + ")"
-        var out: [RawStatement] = []
-        var start = 0
-        while start < unique.count {
-            let end = min(start + rowsPerStatement, unique.count)
-            var sql = head
-            sql.reserveCapacity(head.utf8.count + (end - start) * (tuple.utf8.count + 2) + tail.utf8.count)
-            var binds: [StoreValue] = []
-            binds.reserveCapacity((end - start) * spec.columns.count)
-            for index in start..<end {
-                if index > start { sql += ", " }
-                sql += tuple
-                binds += unique[index]
-            }
-            sql += tail
-            out.append(RawStatement(sql: sql, binds: binds))
-            start = end
-        }
-        return out
-    }
+/// One prepared statement and the binds of each of its runs.
+struct RowGroup: Sendable {
+    var sql: String
+    var rows: [[StoreValue]]
 }

@@ -25,7 +25,7 @@ import Testing
     /// Makes the store's writing connection refuse (or take again) every write.
     func refuseWrites(_ database: StoreDatabase, _ refused: Bool) async throws {
         let engine = try #require(database.engine as? SQLiteEngine)
-        try await engine.writer.query("PRAGMA query_only=\(refused ? 1 : 0)", []) { _ in }
+        try await engine.refuseWrites(refused)
     }
 
     func isTemporarilyUnavailable(_ body: () async throws -> Void) async -> Bool {

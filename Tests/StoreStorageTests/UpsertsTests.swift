@@ -4,8 +4,8 @@ import Testing
 @testable import StoreStorage
 
 /// The batch writer's invariants, through a real SQLite file and a real PostgreSQL database: a row only moves forward (the
-/// version guard), duplicate keys in one batch collapse to the last, and a batch larger than one
-/// statement's 1,024 rows is written whole.
+/// version guard), duplicate keys in one batch collapse to the last, and a batch of thousands of
+/// rows is written whole, each table through its one prepared single-row upsert.
 @Suite(.removesTemporaryFolders, .dropsTestDatabases) struct UpsertsTests {
     func subscription(_ originalId: Int64, version: Int64, status: Int = 1, product: String = "p.monthly") -> SubscriptionRecord {
         SubscriptionRecord(world: "default", originalId: originalId, bundleId: "com.example.app", customer: "alice", groupId: "G",
@@ -44,13 +44,11 @@ import Testing
         // Equal versions: the later row wins, as it would applied one by one.
         #expect(try await database.subscription(world: "default", originalId: 3)?.status == 5)
 
-        let statements = Upserts.upsert(table: "t", columns: ["k", "v"], conflict: ["k"], rows: [
-            [.init("a"), .init(1)], [.init("b"), .init(2)], [.init("a"), .init(3)],
-        ])
-        // One tuple per key, in first-seen order, holding the last row's values.
-        #expect(statements.count == 1)
-        #expect(statements.first?.sql == "INSERT INTO t (k, v) VALUES (?, ?), (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v")
-        #expect(statements.first?.binds.map { "\($0)" } == [#""a""#, "3", #""b""#, "2"])
+        let spec = TableSpec(table: "t", columns: [("k", .text), ("v", .integer)], conflict: ["k"])
+        let rows = Upserts.unique([[.init("a"), .init(1)], [.init("b"), .init(2)], [.init("a"), .init(3)]], spec: spec)
+        // One row per key, in first-seen order, holding the last row's values; one statement for all.
+        #expect(spec.singleRowSQL == "INSERT INTO t (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v")
+        #expect(rows.map { $0.map { "\($0)" } } == [[#""a""#, "3"], [#""b""#, "2"]])
 
         try await database.write(WriteBatch(customers: [
             CustomerRecord(world: "w", name: "ann", storefront: "USA", locale: "en_US", createdMs: 1),
@@ -61,11 +59,13 @@ import Testing
         await database.close()
     }
 
-    @Test(arguments: TestEngine.all) func batchesAcrossTheRowChunkAreWrittenWhole(_ engine: TestEngine) async throws {
+    @Test(arguments: TestEngine.all) func largeBatchesAreWrittenWhole(_ engine: TestEngine) async throws {
         let database = try await temporaryDatabase(engine)
-        let count = Upserts.rowsPerStatement * 2 + 3
+        let count = 2_051
         let rows = (1...count).map { sampleTransaction(id: Int64($0), seq: Int64($0)) }
-        #expect(Upserts.statements(for: WriteBatch(transactions: rows)).count == 3)
+        // SQLite's plan is one prepared statement for the table, stepped once per row.
+        let groups = Upserts.sqliteRows(for: WriteBatch(transactions: rows))
+        #expect(groups.count == 1 && groups[0].rows.count == count && groups[0].sql == Upserts.transactions.singleRowSQL)
         try await database.write(WriteBatch(transactions: rows))
         let stored = try await database.transactions(world: "default", bundleId: "com.example.app", customer: "alice")
         #expect(stored.count == count)

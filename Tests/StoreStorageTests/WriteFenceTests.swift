@@ -6,7 +6,7 @@ import Testing
 /// The group committer's fence (`WriteFence`): once a writer's batch failed, the batches that
 /// writer decided on the same memory are refused unwritten, while its batches of a later epoch,
 /// other writers' batches and unfenced writes go through. The failure is real: SQLite's writing
-/// connection refuses writes (`PRAGMA query_only`, SQLITE_READONLY, as on a read-only disk).
+/// connections refuse writes (`PRAGMA query_only`, SQLITE_READONLY, as on a read-only disk).
 /// The committer is the same on both engines, so SQLite alone checks it.
 @Suite(.removesTemporaryFolders) struct WriteFenceTests {
     func customer(_ name: String) -> CustomerRecord {
@@ -22,9 +22,9 @@ import Testing
     @Test func aFailedBatchFencesOffItsWritersLaterBatchesOfTheSameEpoch() async throws {
         let database = try await temporaryDatabase(.sqlite)
         let engine = try #require(database.engine as? SQLiteEngine)
-        try await engine.writer.query("PRAGMA query_only=1", []) { _ in }
+        try await engine.refuseWrites(true)
         await #expect(throws: StorageUnavailable.self) { try await database.write(batch("a", scope: "w", epoch: 0)) }
-        try await engine.writer.query("PRAGMA query_only=0", []) { _ in }
+        try await engine.refuseWrites(false)
 
         // Decided on memory that held the failed batch: refused, though the database takes writes.
         await #expect(throws: StorageUnavailable.self) { try await database.write(batch("b", scope: "w", epoch: 0)) }

@@ -1,0 +1,79 @@
+import NIOPosix
+import Synchronization
+import VaporCSQLite
+
+/// Copies the WAL into the database file on a connection and thread of its own, so the writer
+/// never pays for it inside a commit. The writer's WAL hook asks for a checkpoint once the log
+/// holds `threshold` frames; a PASSIVE checkpoint copies what no reader still needs without taking
+/// any lock a writer or reader waits on, and once it has copied everything SQLite starts the log
+/// over at the next commit. Should checkpoints fall behind (a reader holding an old snapshot), the
+/// hook checkpoints inline past `ceiling` frames, as SQLite's automatic checkpoint would, so the
+/// file never grows without bound.
+final class SQLiteCheckpointer: @unchecked Sendable {
+    // `handle` is touched only on `thread`'s one thread.
+    private let handle: OpaquePointer
+    private let thread: NIOThreadPool
+    private let requested = Atomic<Bool>(false)
+    private let closed = Atomic<Bool>(false)
+    /// Pages of WAL that trigger a checkpoint (16 MiB at 4 KiB pages) and the inline backstop.
+    let threshold: Int32 = 4_096
+    let ceiling: Int32 = 65_536
+
+    private init(handle: OpaquePointer, thread: NIOThreadPool) {
+        self.handle = handle
+        self.thread = thread
+    }
+
+    static func open(path: String) async throws -> SQLiteCheckpointer {
+        let thread = NIOThreadPool(numberOfThreads: 1)
+        thread.start()
+        do {
+            let handle = try await thread.runIfActive {
+                SQLitePointer(handle: try SQLiteHandle.open(path: path, pragmas: ["PRAGMA busy_timeout=5000", "PRAGMA synchronous=NORMAL"]))
+            }.handle
+            return SQLiteCheckpointer(handle: handle, thread: thread)
+        } catch {
+            try? await thread.shutdownGracefully()
+            throw error
+        }
+    }
+
+    /// Installs the WAL hook on the writer's connection (on the writer's thread). It replaces
+    /// SQLite's automatic checkpoint on that connection.
+    func watch(_ writer: OpaquePointer) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sqlite_nio_sqlite3_wal_hook(writer, { context, writer, _, frames in
+            guard let context else { return SQLITE_OK }
+            let checkpointer = Unmanaged<SQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue()
+            if frames >= checkpointer.ceiling, let writer {
+                sqlite_nio_sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            } else if frames >= checkpointer.threshold {
+                checkpointer.request()
+            }
+            return SQLITE_OK
+        }, context)
+    }
+
+    /// Asks for one checkpoint; a request while one is pending or running is folded into it.
+    func request() {
+        guard !closed.load(ordering: .acquiring), !requested.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        thread.submit { state in
+            guard case .active = state else { return }
+            self.requested.store(false, ordering: .releasing)
+            sqlite_nio_sqlite3_wal_checkpoint_v2(self.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        }
+    }
+
+    func close() async {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        _ = try? await thread.runIfActive { sqlite_nio_sqlite3_close_v2(self.handle) }
+        try? await thread.shutdownGracefully()
+    }
+
+    deinit {
+        if !closed.load(ordering: .acquiring) {
+            sqlite_nio_sqlite3_close_v2(handle)
+            thread.shutdownGracefully { _ in }
+        }
+    }
+}
