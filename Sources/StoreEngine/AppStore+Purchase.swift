@@ -64,11 +64,12 @@ extension AppStore {
         return try await outcome(result, world: world)
     }
 
-    /// Signs what the world decided, dated now (after the commit, as before). A transaction made
-    /// by the decision is signed from the bytes the world stored when the clock has not moved
-    /// since (nothing parsed or encoded again), else from its payload value with the new
-    /// `signedDate` (one encode, no parse); a transaction read back (a downgrade answers with
-    /// the current one) is signed afresh. The clock is read without entering the world.
+    /// The answer to what the world decided. A purchase's transaction and renewal info were
+    /// signed in the decision's turn from the bytes the batch stored (`World.sign`); they are
+    /// used as they are unless the commit took so long on the world's clock that a read would
+    /// no longer reuse them (half the signature cache's window), in which case they are signed
+    /// afresh, dated now. A transaction read back (a downgrade answers with the current one) is
+    /// signed afresh. The clock is read without entering the world.
     func outcome(_ result: WorldPurchase, world: World) async throws -> PurchaseOutcome {
         var now: Int64
         if let clock = result.clock { now = clock.worldMs(atReal: worlds.env.realNowMs()) } else { now = await world.nowMs() }
@@ -76,23 +77,23 @@ extension AppStore {
         if record == nil, let chain = result.chain {
             record = try await world.transactionRecord(chain.latestTransactionId)
         }
+        let fresh = { (signedMs: Int64) in now - signedMs <= self.signatures.maxAgeMs / 2 }
         var transaction: Signed<TransactionPayload>?
         if let record {
-            if var payload = result.payload, payload.transactionId == String(record.id) {
-                let json: [UInt8]
-                if payload.signedDate == now {
-                    json = Array(record.payload.utf8)
-                } else {
-                    payload.signedDate = now
-                    json = payload.jsonBytes
-                }
-                let signed = Signed(jws: signer.sign(payloadJSON: json), payload: payload, payloadJSON: json)
-                signatures.store(id: record.id, seq: record.seq, signed)
+            if let signed = result.signedTransaction, signed.payload.transactionId == String(record.id), fresh(signed.payload.signedDate) {
                 transaction = signed
+            } else if var payload = result.payload, payload.transactionId == String(record.id) {
+                payload.signedDate = now
+                let json = payload.jsonBytes
+                transaction = Signed(jws: signer.sign(payloadJSON: json), payload: payload, payloadJSON: json)
             } else {
                 transaction = try sign(record, nowMs: now)
             }
+            if let transaction { signatures.store(id: record.id, seq: record.seq, transaction) }
         }
+        var renewalInfo = result.signedRenewalInfo
+        if let signed = renewalInfo, !fresh(signed.payload.signedDate) { renewalInfo = nil }
+        if renewalInfo == nil, let chain = result.chain { renewalInfo = try signRenewalInfo(chain, nowMs: now) }
         var verificationFails: Bool
         if let decided = result.simulatesVerificationFailure {
             verificationFails = decided
@@ -102,7 +103,7 @@ extension AppStore {
         return PurchaseOutcome(
             status: result.status.rawValue,
             transaction: transaction,
-            renewalInfo: try result.chain.map { try signRenewalInfo($0, nowMs: now) },
+            renewalInfo: renewalInfo,
             pendingId: result.pendingId,
             simulatesVerificationFailure: verificationFails)
     }

@@ -190,8 +190,15 @@ public final class AppStore: Sendable {
     }
 
     func signRenewalInfo(_ chain: SubscriptionChain, nowMs: Int64) throws -> Signed<RenewalInfoPayload> {
-        let app = try app(chain.bundleId)
-        let payload = RenewalInfoView.payload(
+        RenewalInfoView.signed(chain, app: try app(chain.bundleId), signer: signer, nowMs: nowMs)
+    }
+}
+
+extension RenewalInfoView {
+    /// A chain's renewal info as of `nowMs`, signed: the one place it is built and signed, for an
+    /// answer signed in the world's turn or later.
+    static func signed(_ chain: SubscriptionChain, app: StoreApp, signer: JWSSigner, nowMs: Int64) -> Signed<RenewalInfoPayload> {
+        let payload = payload(
             of: chain, environment: app.environment, nowMs: nowMs,
             winBackOfferIds: OfferEligibility.winBackOfferIds(for: chain, catalog: app.catalog))
         let json = payload.jsonBytes

@@ -13,6 +13,10 @@ struct WorldPurchase: Sendable {
     /// The new transaction's payload as decided (its JSON is `transaction.payload`): the answer
     /// signs it without parsing the stored JSON back.
     var payload: TransactionPayload?
+    /// The new transaction and the chain's renewal info signed in the decision's turn, from the
+    /// very bytes handed to the committer: the answer is spliced from them after the commit.
+    var signedTransaction: Signed<TransactionPayload>?
+    var signedRenewalInfo: Signed<RenewalInfoPayload>?
     /// The world's clock when the purchase was decided: the answer reads the time from it
     /// after the commit without entering the world again.
     var clock: WorldClock?
@@ -73,11 +77,25 @@ extension World {
             try shareWithFamily(record, product: product, app: app, in: &batch)
             result = WorldPurchase(status: .purchased, transaction: record, payload: payload)
         }
-        try await commit(batch)
         var answered = result
         answered.clock = settings.clock
         answered.simulatesVerificationFailure = settings.simulatedErrors["Verification"] != nil
+        sign(&answered, app: app, now: now)
+        try await commit(batch)
         return answered
+    }
+
+    /// Signs what the purchase made, dated at the decision (its purchase date): the transaction
+    /// from the bytes the batch stores, the renewal info from the chain as decided.
+    func sign(_ result: inout WorldPurchase, app: StoreApp, now: Int64) {
+        if let record = result.transaction, let payload = result.payload, payload.transactionId == String(record.id),
+           payload.signedDate == now {
+            let json = Array(record.payload.utf8)
+            result.signedTransaction = Signed(jws: env.signer.sign(payloadJSON: json), payload: payload, payloadJSON: json)
+        }
+        if let chain = result.chain {
+            result.signedRenewalInfo = RenewalInfoView.signed(chain, app: app, signer: env.signer, nowMs: now)
+        }
     }
 
     /// An auto-renewable purchase: a first subscription, a resubscription after a lapse, or a

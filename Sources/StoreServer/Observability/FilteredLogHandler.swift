@@ -8,29 +8,38 @@ public struct FilteredLogHandler: LogHandler {
     /// True for a line to drop; gets the event and the level `inner` is set to.
     public let drops: @Sendable (LogEvent, Logger.Level) -> Bool
 
+    /// Kept here and merged into each line rather than set on `inner`: a handler such as
+    /// `StreamLogHandler` re-renders its whole metadata on every change, and every request sets
+    /// its ID (a measurable share of a purchase's CPU), while most requests write no line at all.
+    public var metadata: Logger.Metadata
+
     public init(inner: any LogHandler, drops: @escaping @Sendable (LogEvent, Logger.Level) -> Bool) {
+        var inner = inner
+        self.metadata = inner.metadata
+        inner.metadata = [:]
         self.inner = inner
         self.drops = drops
     }
 
     public func log(event: LogEvent) {
-        if !drops(event, inner.logLevel) { inner.log(event: event) }
+        guard !drops(event, inner.logLevel) else { return }
+        guard !metadata.isEmpty else { return inner.log(event: event) }
+        var event = event
+        // The line's own metadata wins over the logger's, as swift-log's handlers merge them.
+        event.metadata = metadata.merging(event.metadata ?? [:]) { _, line in line }
+        inner.log(event: event)
     }
 
     public var logLevel: Logger.Level {
         get { inner.logLevel }
         set { inner.logLevel = newValue }
     }
-    public var metadata: Logger.Metadata {
-        get { inner.metadata }
-        set { inner.metadata = newValue }
-    }
     public var metadataProvider: Logger.MetadataProvider? {
         get { inner.metadataProvider }
         set { inner.metadataProvider = newValue }
     }
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { inner[metadataKey: key] }
-        set { inner[metadataKey: key] = newValue }
+        get { metadata[key] }
+        set { metadata[key] = newValue }
     }
 }
