@@ -60,6 +60,9 @@ struct HistoryBenchmark {
                     ownership: "PURCHASED", payload: String(decoding: payload.jsonBytes, as: UTF8.self))
             }
         }
+        // The first of the big customer's transactions opens its history (the ID used to be computed
+        // from the end of the load and named the first of the next customer's, who had 5,000).
+        let bigId = String(nextId + 1)
         try await database.write(WriteBatch(transactions: rows(customer: "big", count: bigHistory)))
         var loaded = bigHistory + 10
         while loaded < storeSize {
@@ -71,7 +74,6 @@ struct HistoryBenchmark {
         log(String(format: "loaded %d transactions in %.1f s", loaded, loadSeconds))
 
         let caller = ServerAPICaller(keyId: "BENCH", issuerId: "bench", bundleId: app.bundleId, world: AppStore.defaultWorld)
-        let bigId = String(nextId - Int64(storeSize - bigHistory - 10) + 1)
         let smallId = template.transactionId
         func page(_ anyId: String, revision: String? = nil) async throws -> (ms: Double, page: HistoryResponse) {
             var request = TransactionHistoryRequest()
@@ -82,13 +84,18 @@ struct HistoryBenchmark {
             precondition(!page.signedTransactions.isEmpty)
             return (ms, page)
         }
+        // The measured customers have the histories the figures name (the walk below checks the 10k).
+        let smallPage = try await page(smallId).page
+        guard smallPage.signedTransactions.count == 10, !smallPage.hasMore else { throw BenchError("the small customer's history is not 10 transactions") }
         for _ in 0..<50 { _ = try await page(bigId); _ = try await page(smallId) }
         let serverBefore = processes?.cpuSeconds()
         let cpuStart = CPUSample.now()
         let pagesStart = Date()
         // Alternating, so both customers' pages see the same machine (others' builds come and go).
+        // OPENSTORE_BENCH_HISTORY_PAGES lengthens this window for `perf record` (default 1,000 each).
+        let rounds = ProcessInfo.processInfo.environment["OPENSTORE_BENCH_HISTORY_PAGES"].flatMap(Int.init) ?? 1_000
         var big: [Double] = [], small: [Double] = []
-        for _ in 0..<1_000 {
+        for _ in 0..<max(1, rounds) {
             big.append(try await page(bigId).ms)
             small.append(try await page(smallId).ms)
         }
@@ -100,11 +107,14 @@ struct HistoryBenchmark {
         if let note = await store.leaseNote(database: database) { log(note) }
         var cold: [Double] = []
         var revision: String?
+        var walked = 0
         repeat {
             let (ms, next) = try await page(bigId, revision: revision)
             cold.append(ms)
+            walked += next.signedTransactions.count
             revision = next.hasMore ? next.revision : nil
         } while revision != nil
+        guard walked == bigHistory else { throw BenchError("the big customer's history has \(walked) transactions, not \(bigHistory)") }
         cold.sort()
         var raw: [Double] = []
         for _ in 0..<1_000 {

@@ -105,15 +105,22 @@ if options.wantsHTTP {
                 let mine = purchase.cpuMicrosecondsPerRequest, theirs = health.cpuMicrosecondsPerRequest
                 report.add(.init(
                     figure: "CPU per purchase (server+client)", measured: "\(Report.rate(mine)) µs",
-                    limit: "per /healthz \(Report.rate(theirs)) µs", ratio: Report.ratio(mine / theirs)))
+                    limit: "per /healthz \(Report.rate(theirs)) µs", ratio: Report.ratio(mine / theirs),
+                    target: "≤ 2.00×", met: mine / theirs <= 2 ? "yes" : "NO"))
             }
             // Derived, not measured: what the CPU cost allows if this process had every core to itself.
             let projected = Double(machine.cores) * 1e6 / purchase.cpuMicrosecondsPerRequest
             report.add(.init(
                 figure: "  projected on \(machine.cores) idle cores", measured: "\(Report.rate(projected)) /s",
                 limit: "", ratio: "", target: "≥ 10,000 /s", met: projected >= 10_000 ? "yes" : "NO"))
-            say(String(format: "purchase window: this process had %.2f of %d cores; other processes took %.2f",
-                       purchase.cpu.process / purchase.duration, machine.cores, purchase.cpu.others / purchase.duration))
+            // Issue 12: purchases should use the cores (≥ 1.9 of 2), not queue on one actor or one
+            // writer. What other processes took is printed beside it: the cores were not all ours.
+            let cores = purchase.cpu.process / purchase.duration, others = purchase.cpu.others / purchase.duration
+            let coresTarget = 0.95 * Double(machine.cores)
+            report.add(.init(
+                figure: "cores used in the purchase window", measured: String(format: "%.2f of %d", cores, machine.cores),
+                limit: String(format: "others took %.2f", others), ratio: "",
+                target: String(format: "≥ %.1f", coresTarget), met: cores >= coresTarget ? "yes" : "NO"))
             let baseline = figures.healthz ?? figures.bare
             let p50 = purchase.latencyMs(0.5), p99 = purchase.latencyMs(0.99)
             report.add(.init(
@@ -196,8 +203,8 @@ if options.wants("history") {
                 figure: "history page p50 / p99, 10-history customer" + suffix, measured: Report.ms(h.smallP50) + " / " + Report.ms(h.smallP99)))
             report.add(.init(
                 figure: "page cost at 10k vs 10 history (p50)" + suffix,
-                measured: Report.ratio(scaling) + " (" + Report.ms(h.bigP50) + " vs " + Report.ms(h.smallP50) + ")",
-                limit: "raw row read p50 " + Report.ms(h.rawReadP50), ratio: Report.ratio(h.bigP50 / h.rawReadP50),
+                measured: Report.ratio(scaling) + String(format: " (%.3f vs %.3f ms)", h.bigP50, h.smallP50),
+                limit: String(format: "raw row read p50 %.3f ms", h.rawReadP50), ratio: Report.ratio(h.bigP50 / h.rawReadP50),
                 target: "≤ 1.20×", met: scaling <= 1.2 ? "yes" : "NO"))
             report.add(.init(
                 figure: "  first read of each 10k-history page (p50 / p99)" + suffix, measured: Report.ms(h.coldP50) + " / " + Report.ms(h.coldP99),
@@ -233,8 +240,9 @@ if options.wants("lifecycle") {
             say(String(format: "  CPU of this process in that window: %.1f s (%.0f µs per renewal); other processes meanwhile: %.1f s",
                        year.cpu.process, year.cpu.process / Double(max(year.renewals, 1)) * 1e6, year.cpu.others)
                 + (year.serverCPU.map { String(format: ", of which the PostgreSQL server %.1f s (%.0f µs per renewal)", $0, $0 / Double(max(year.renewals, 1)) * 1e6) } ?? ""))
-            let scaledTarget = year.subscribers >= 100_000 ? "≤ 120 s" : "(scaled: ≤ \(Int(120 * Double(year.subscribers) / 100_000)) s)"
-            let met = year.total <= 120 * Double(year.subscribers) / 100_000 ? "yes" : "NO"
+            // Issue 12's target: the 100,000-subscriber year in a minute (scaled for --subscribers).
+            let scaledTarget = year.subscribers >= 100_000 ? "≤ 60 s" : "(scaled: ≤ \(Int(60 * Double(year.subscribers) / 100_000)) s)"
+            let met = year.total <= 60 * Double(year.subscribers) / 100_000 ? "yes" : "NO"
             if engine.isPostgres, let sqlite = onSQLite {
                 report.add(.init(
                     figure: "simulated year, \(Report.rate(Double(year.subscribers))) subscribers, PostgreSQL", measured: String(format: "%.1f s", year.total),
@@ -248,10 +256,11 @@ if options.wants("lifecycle") {
                     figure: "simulated year, \(Report.rate(Double(year.subscribers))) subscribers" + (engine.isPostgres ? ", PostgreSQL" : ""),
                     measured: String(format: "%.1f s", year.total),
                     limit: String(format: "empty loop %.4f s", year.emptyLoopSeconds), ratio: "", target: scaledTarget, met: met))
+                let signCeiling = year.rawSignPerSecond * Double(machine.cores)
                 report.add(.init(
                     figure: "renewals signed and stored", measured: "\(Report.rate(perSecond)) /s",
                     limit: "raw sign \(Report.rate(year.rawSignPerSecond)) /s × \(machine.cores)",
-                    ratio: Report.ratio(perSecond / (year.rawSignPerSecond * Double(machine.cores)))))
+                    ratio: Report.ratio(perSecond / signCeiling), target: "≥ 0.25×", met: perSecond / signCeiling >= 0.25 ? "yes" : "NO"))
             }
         } catch {
             say("lifecycle benchmark on \(engine.name) failed: \(error)")

@@ -43,6 +43,36 @@ import Testing
         #expect(try verifier.verifyAndDecode(TransactionPayload.self, from: listed.jws).revocationDate == listed.payload.revocationDate)
     }
 
+    /// The Server API's page copies cached revisions by their change numbers alone: the same
+    /// bytes at the same instant, a refund's new revision at once, a fresh signature after a second.
+    @Test func aHistoryPageCopiesCachedRevisionsAndNeverAStaleOne() async throws {
+        let clock = TestClock()
+        let store = try await makeStore(clock: clock)
+        let key = try await store.createAPIKey(bundleId: testBundle)
+        let token = try APITokenSigner(generated: key).token(now: store.clock.now(world: ""), options: .swift)
+        let caller = try await ServerAPIGateway(store: store).authenticate(token: token)
+        var bought: [Signed<TransactionPayload>] = []
+        for _ in 0..<3 {
+            bought.append(try #require(try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "al")).transaction))
+        }
+        func page() async throws -> [String] {
+            try await store.transactionHistory(
+                anyTransactionId: bought[0].payload.transactionId, request: TransactionHistoryRequest(), version: .v2, caller: caller
+            ).signedTransactions
+        }
+        #expect(try await page() == bought.map(\.jws))
+        _ = try await store.refund(transactionId: bought[1].payload.transactionId)
+        let afterRefund = try await page()
+        let verifier = try JWSVerifier(rootCertificateDER: store.authority.rootDER)
+        // The refunded revision has the next change number: it leaves its place and comes last.
+        #expect(Array(afterRefund.prefix(2)) == [bought[0].jws, bought[2].jws])
+        #expect(try verifier.verifyAndDecode(TransactionPayload.self, from: afterRefund[2]).revocationDate != nil)
+        clock.advance(1.5)
+        let fresh = try await page()
+        #expect(Set(fresh).isDisjoint(with: afterRefund))
+        for jws in fresh { #expect(try verifier.verifyAndDecode(TransactionPayload.self, from: jws).signedDate == bought[0].payload.signedDate + 1_500) }
+    }
+
     @Test func memoryIsBoundedOldestFirst() {
         let cache = SignatureCache(capacity: 3, maxAgeMs: 1_000)
         let payload = TransactionPayload(
@@ -59,5 +89,9 @@ import Testing
         // Too old, or dated after now (a clock that went back): not reused.
         #expect(cache.signed(id: 5, seq: 5, nowMs: 1_101) == nil)
         #expect(cache.signed(id: 5, seq: 5, nowMs: 99) == nil)
+        // By change number alone (a history page): all or nothing, in the order asked.
+        #expect(cache.jwsOfAll(seqs: [5, 4, 3], nowMs: 100) == ["jws-5", "jws-4", "jws-3"])
+        #expect(cache.jwsOfAll(seqs: [5, 2], nowMs: 100) == nil)
+        #expect(cache.signed(id: 4, seq: 5, nowMs: 100) == nil)
     }
 }
