@@ -33,12 +33,22 @@ public struct NotificationHistoryQuery: Sendable, Equatable {
 
 /// The notification outbox: what is due for delivery, history pages, test notifications.
 extension StoreDatabase {
-    /// Notifications of a world whose next attempt is due by `untilMs` (world time), oldest due first.
-    public func dueNotifications(world: String, untilMs: Int64, limit: Int) async throws -> [NotificationRecord] {
-        try await readSQL.raw("""
-            SELECT * FROM notifications WHERE world = \(bind: world) AND next_attempt_ms IS NOT NULL
-            AND next_attempt_ms <= \(bind: untilMs) ORDER BY next_attempt_ms, seq LIMIT \(bind: max(0, limit))
-            """).all().map(Self.notification(from:))
+    /// Notifications of a world whose next attempt is due by `untilMs` (world time), oldest due first,
+    /// after `after` (a `(next_attempt_ms, seq)` position) when given: a delivery pass reads its next
+    /// page while the last one is in flight, so the page must start past it, whose outcomes are not
+    /// written yet. The `notifications_due` index serves the range; rows decode without SQLKit.
+    public func dueNotifications(world: String, untilMs: Int64, after: (dueMs: Int64, seq: Int64)? = nil, limit: Int) async throws -> [NotificationRecord] {
+        if let after {
+            return try await readRows("""
+                SELECT * FROM notifications WHERE world = ? AND next_attempt_ms IS NOT NULL AND next_attempt_ms <= ?
+                AND (next_attempt_ms, seq) > (?, ?) ORDER BY next_attempt_ms, seq LIMIT ?
+                """, [.init(world), .init(untilMs), .init(after.dueMs), .init(after.seq), .init(max(0, limit))],
+                decode: Self.notification(raw:))
+        }
+        return try await readRows("""
+            SELECT * FROM notifications WHERE world = ? AND next_attempt_ms IS NOT NULL AND next_attempt_ms <= ?
+            ORDER BY next_attempt_ms, seq LIMIT ?
+            """, [.init(world), .init(untilMs), .init(max(0, limit))], decode: Self.notification(raw:))
     }
 
     /// The soonest next attempt of a world, if any notification waits.
@@ -122,5 +132,19 @@ extension StoreDatabase {
             attemptCount: try row.decode(column: "attempt_count", as: Int.self),
             delivered: try row.decode(column: "delivered", as: Int.self) != 0,
             attempts: try row.decode(column: "attempts", as: String.self))
+    }
+
+    /// An outbox row read through `readRows` (the delivery pass's reads).
+    static func notification(raw row: StoreRow) throws -> NotificationRecord {
+        NotificationRecord(
+            seq: try row.int64("seq"), uuid: try row.string("uuid"), world: try row.string("world"),
+            bundleId: try row.string("bundle_id"), customer: try row.string("customer"),
+            environment: try row.string("environment"), type: try row.string("type"), subtype: try row.optionalString("subtype"),
+            transactionId: try row.optionalInt64("transaction_id"), originalId: try row.optionalInt64("original_id"),
+            signedMs: try row.int64("signed_ms"), bodyKey: try row.string("body_key"), body: try row.string("body"),
+            transactionJSON: try row.optionalString("transaction_json"), renewalJSON: try row.optionalString("renewal_json"),
+            testToken: try row.optionalString("test_token"), nextAttemptMs: try row.optionalInt64("next_attempt_ms"),
+            attemptCount: Int(try row.int64("attempt_count")), delivered: try row.int64("delivered") != 0,
+            attempts: try row.string("attempts"))
     }
 }

@@ -37,6 +37,12 @@ import Testing
         #expect(try await database.notification(seq: 1) == notification(1, signedMs: 1_000, due: 1_000))
 
         #expect(try await database.dueNotifications(world: "w", untilMs: 4_000, limit: 10).map(\.seq) == [1, 2, 4])
+        // Due rows decode whole; a pass's next page starts after the last one's (due time, seq).
+        #expect(try await database.dueNotifications(world: "w", untilMs: 4_000, limit: 10) == [
+            notification(1, signedMs: 1_000, due: 1_000), notification(2, signedMs: 2_000, due: 2_000),
+            notification(4, signedMs: 4_000, due: 4_000, test: "token-4")])
+        #expect(try await database.dueNotifications(world: "w", untilMs: 4_000, after: (1_000, 1), limit: 1).map(\.seq) == [2])
+        #expect(try await database.dueNotifications(world: "w", untilMs: 9_000, after: (2_000, 2), limit: 10).map(\.seq) == [4, 3])
         #expect(try await database.nextNotificationDueMs(world: "w") == 1_000)
         #expect(try await database.notification(testToken: "token-4")?.seq == 4)
 

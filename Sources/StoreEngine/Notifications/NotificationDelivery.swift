@@ -22,6 +22,18 @@ public struct DueNotification: Sendable, Equatable {
     /// The attempt's date on the world clock: its due time, as Apple's schedule puts it.
     public var attemptMs: Int64
     let record: NotificationRecord
+
+    /// Where it stands in due order: a pass asks for the page after the last one it took.
+    public var position: DuePosition { DuePosition(dueMs: attemptMs, seq: record.seq) }
+}
+
+/// A place in the due order of a world's outbox (due time on the world clock, then emission order).
+/// A delivery pass reads its next page after the position of the last notification it took,
+/// while those are still in flight: their outcomes are not written yet, so reading from the start
+/// would hand them out twice.
+public struct DuePosition: Sendable, Equatable {
+    public var dueMs: Int64
+    public var seq: Int64
 }
 
 /// How one delivery attempt went, as `sendAttemptResult` (`SUCCESS`, `TIMED_OUT`, …).
@@ -38,10 +50,12 @@ public struct NotificationDeliveryOutcome: Sendable, Equatable {
 }
 
 extension AppStore {
-    /// The world's notifications due on its clock, oldest due first, each with its URL.
-    public func dueNotifications(world worldId: String, limit: Int) async throws -> [DueNotification] {
+    /// The world's notifications due on its clock, oldest due first, each with its URL; after
+    /// `position` when given (the next page of a pass).
+    public func dueNotifications(world worldId: String, after position: DuePosition? = nil, limit: Int) async throws -> [DueNotification] {
         let world = try await self.world(worldId)
-        let records = try await database.dueNotifications(world: worldId, untilMs: await world.nowMs(), limit: limit)
+        let records = try await database.dueNotifications(
+            world: worldId, untilMs: await world.nowMs(), after: position.map { ($0.dueMs, $0.seq) }, limit: limit)
         guard !records.isEmpty else { return [] }
         let urls = try await worlds.env.notificationURLs.urls(database: database, world: worldId)
         return records.map { record in
