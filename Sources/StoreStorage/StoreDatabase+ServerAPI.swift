@@ -72,12 +72,18 @@ extension StoreDatabase {
         return try await readRows(sql, binds, decode: Self.transaction(raw:))
     }
 
-    /// The change numbers of the page `transactionPage` would return, in its order. Unfiltered,
-    /// this is read from the `(world, bundle_id, customer, seq)` index alone (a covering index on
-    /// SQLite): no row and no payload is touched, so a page whose signed transactions are cached
-    /// costs the same at 10 transactions as at 10,000.
-    public func transactionPageSeqs(_ query: TransactionPageQuery) async throws -> [Int64] {
-        let (sql, binds) = Self.pageSQL(query, columns: "seq")
+    /// The change numbers of the page `transactionPage` would return, in its order, for the
+    /// customer whose transaction `id` is in the query's world and app (`query.customer` is not
+    /// read): one statement, whose owner lookup is a scalar subquery on the primary key. Unfiltered,
+    /// the page is read from the `(world, bundle_id, customer, seq)` index alone (a covering index
+    /// on SQLite): no row and no payload is touched, so a page whose signed transactions are cached
+    /// costs the same at 10 transactions as at 10,000. Empty both when the page is empty and when
+    /// `id` is not such a transaction: the caller tells the two apart the slow way.
+    public func transactionPageSeqs(openedBy id: Int64, _ query: TransactionPageQuery) async throws -> [Int64] {
+        let (sql, binds) = Self.pageSQL(
+            query, columns: "seq",
+            customer: ("(SELECT customer FROM transactions WHERE id = ? AND world = ? AND bundle_id = ?)",
+                       [.init(id), .text(query.world), .text(query.bundleId)]))
         return try await readRows(sql, binds) { try $0.int64("seq") }
     }
 
@@ -89,9 +95,13 @@ extension StoreDatabase {
     }
 
     /// The page's statement with `?` placeholders, built from fixed text: no value is spliced in.
-    static func pageSQL(_ query: TransactionPageQuery, columns: String) -> (String, [StoreValue]) {
-        var sql = "SELECT \(columns) FROM transactions WHERE world = ? AND bundle_id = ? AND customer = ?"
-        var binds: [StoreValue] = [.text(query.world), .text(query.bundleId), .text(query.customer)]
+    /// `customer` replaces `query.customer` with an expression and its binds.
+    static func pageSQL(
+        _ query: TransactionPageQuery, columns: String, customer: (sql: String, binds: [StoreValue])? = nil
+    ) -> (String, [StoreValue]) {
+        let customer = customer ?? ("?", [.text(query.customer)])
+        var sql = "SELECT \(columns) FROM transactions WHERE world = ? AND bundle_id = ? AND customer = " + customer.sql
+        var binds: [StoreValue] = [.text(query.world), .text(query.bundleId)] + customer.binds
         if let after = query.afterSeq {
             sql += query.descending ? " AND seq < ?" : " AND seq > ?"
             binds.append(.init(after))

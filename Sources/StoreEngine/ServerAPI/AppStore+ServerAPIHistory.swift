@@ -12,37 +12,47 @@ extension AppStore {
         anyTransactionId: String, request: TransactionHistoryRequest, version: TransactionHistoryVersion,
         caller: ServerAPICaller
     ) async throws -> HistoryResponse {
-        let owner = try await serverAPIOwner(anyTransactionId: anyTransactionId, caller: caller)
+        let app = try serverAPIApp(caller)
+        let number = try TransactionNumber.parse(anyTransactionId)
         let descending = request.descending
-        let cursor: Int64? = try request.revision.map { token throws(ServerAPIError) in
-            try RevisionToken.parseHistory(token, descending: descending)
+        let parsedCursor = Result { () throws(ServerAPIError) -> Int64? in
+            try request.revision.map { token throws(ServerAPIError) in try RevisionToken.parseHistory(token, descending: descending) }
         }
         let pageSize = Self.serverAPIPageSize
-        let query = TransactionPageQuery(
-            world: caller.world, bundleId: owner.app.bundleId, customer: owner.customer, afterSeq: cursor,
-            descending: descending, productIds: request.productIds,
-            productKinds: request.productTypes.map(\.rawValue), groupIds: request.subscriptionGroupIdentifiers,
-            startMs: request.startDate, endMs: request.endDate, ownership: request.inAppOwnershipType?.rawValue,
-            revoked: request.revoked, excludeFinishedConsumables: version == .v1, limit: pageSize + 1)
-        func response(last: Int64?, hasMore: Bool, signed: [String]) -> HistoryResponse {
+        func query(customer: String, cursor: Int64?) -> TransactionPageQuery {
+            TransactionPageQuery(
+                world: caller.world, bundleId: app.bundleId, customer: customer, afterSeq: cursor,
+                descending: descending, productIds: request.productIds,
+                productKinds: request.productTypes.map(\.rawValue), groupIds: request.subscriptionGroupIdentifiers,
+                startMs: request.startDate, endMs: request.endDate, ownership: request.inAppOwnershipType?.rawValue,
+                revoked: request.revoked, excludeFinishedConsumables: version == .v1, limit: pageSize + 1)
+        }
+        func response(last: Int64?, cursor: Int64?, hasMore: Bool, signed: [String]) -> HistoryResponse {
             let end = last ?? cursor ?? (descending ? Int64.max : 0)
             return HistoryResponse(
                 revision: RevisionToken.history(seq: end, descending: descending), hasMore: hasMore,
-                bundleId: owner.app.bundleId, appAppleId: owner.app.appAppleId, environment: owner.app.environment.rawValue,
+                bundleId: app.bundleId, appAppleId: app.appAppleId, environment: app.environment.rawValue,
                 signedTransactions: signed)
         }
-        // A page read again while its revisions' signatures are fresh is the index's change
-        // numbers plus a copy of each JWS: no row, no payload, no signature.
-        let seqs = try await database.transactionPageSeqs(query)
-        let pageSeqs = seqs.prefix(pageSize)
-        if let copied = signatures.jwsOfAll(seqs: pageSeqs, nowMs: try await nowMs(caller.world)) {
-            return response(last: pageSeqs.last, hasMore: seqs.count > pageSize, signed: copied)
+        // A page read again while its revisions' signatures are fresh is one read of the index's
+        // change numbers (the owner found in the same statement) plus a copy of each JWS: no row,
+        // no payload, no signature.
+        if case .success(let cursor) = parsedCursor {
+            let seqs = try await database.transactionPageSeqs(openedBy: number, query(customer: "", cursor: cursor))
+            let pageSeqs = seqs.prefix(pageSize)
+            if !pageSeqs.isEmpty, let copied = signatures.jwsOfAll(seqs: pageSeqs, nowMs: try await nowMs(caller.world)) {
+                return response(last: pageSeqs.last, cursor: cursor, hasMore: seqs.count > pageSize, signed: copied)
+            }
         }
-        // Otherwise the rows (one read, so the page is one snapshot), each signed as of now.
-        let rows = try await database.transactionPage(query)
+        // Otherwise, with the checks in their usual order (whose history: any transaction or app
+        // transaction ID; then the revision), the rows (one read, so the page is one snapshot),
+        // each signed as of now.
+        let owner = try await serverAPIOwner(anyTransactionId: anyTransactionId, caller: caller)
+        let cursor = try parsedCursor.get()
+        let rows = try await database.transactionPage(query(customer: owner.customer, cursor: cursor))
         let page = rows.prefix(pageSize)
         let now = try await nowMs(caller.world)
-        return response(last: page.last?.seq, hasMore: rows.count > pageSize, signed: try page.map { try sign($0, nowMs: now).jws })
+        return response(last: page.last?.seq, cursor: cursor, hasMore: rows.count > pageSize, signed: try page.map { try sign($0, nowMs: now).jws })
     }
 
     /// Get Refund History: the customer's revoked transactions, ascending by revocation date.
