@@ -11,7 +11,7 @@ public struct NotificationDeliveryConfiguration: Sendable {
     /// Most notifications taken from the outbox per world and pass.
     public var batchSize: Int
 
-    public init(timeoutSeconds: Double = 5, concurrency: Int = 64, pollIntervalSeconds: Double = 0.05, batchSize: Int = 2000) {
+    public init(timeoutSeconds: Double = 5, concurrency: Int = 64, pollIntervalSeconds: Double = 0.05, batchSize: Int = 20_000) {
         self.timeoutSeconds = max(0.05, timeoutSeconds)
         self.concurrency = max(1, concurrency)
         self.pollIntervalSeconds = max(0.001, pollIntervalSeconds)
