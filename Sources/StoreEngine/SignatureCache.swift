@@ -13,9 +13,19 @@ import Synchronization
 /// on the wire; after a clock advance the transaction is signed afresh. Memory is bounded:
 /// past `capacity` entries the oldest insertions are dropped first.
 final class SignatureCache: Sendable {
-    private struct Entry {
-        var id: Int64
-        var signed: Signed<TransactionPayload>
+    /// A reference, so a lookup retains one object instead of copying the payload's fields.
+    private final class Entry: Sendable {
+        let id: Int64
+        let signedMs: Int64
+        let jws: String
+        let signed: Signed<TransactionPayload>
+        init(id: Int64, signed: Signed<TransactionPayload>) {
+            self.id = id
+            self.signedMs = signed.payload.signedDate
+            self.jws = signed.jws
+            self.signed = signed
+        }
+        func isFresh(nowMs: Int64, maxAgeMs: Int64) -> Bool { signedMs <= nowMs && nowMs - signedMs <= maxAgeMs }
     }
 
     private struct State {
@@ -38,8 +48,8 @@ final class SignatureCache: Sendable {
     func signed(id: Int64, seq: Int64, nowMs: Int64) -> Signed<TransactionPayload>? {
         let maxAge = maxAgeMs
         return state.withLock { state in
-            guard let found = state.entries[seq], found.id == id else { return nil }
-            return Self.fresh(found.signed, nowMs: nowMs, maxAgeMs: maxAge)
+            guard let found = state.entries[seq], found.id == id, found.isFresh(nowMs: nowMs, maxAgeMs: maxAge) else { return nil }
+            return found.signed
         }
     }
 
@@ -47,7 +57,8 @@ final class SignatureCache: Sendable {
     func signed(seq: Int64, nowMs: Int64) -> Signed<TransactionPayload>? {
         let maxAge = maxAgeMs
         return state.withLock { state in
-            state.entries[seq].flatMap { Self.fresh($0.signed, nowMs: nowMs, maxAgeMs: maxAge) }
+            guard let found = state.entries[seq], found.isFresh(nowMs: nowMs, maxAgeMs: maxAge) else { return nil }
+            return found.signed
         }
     }
 
@@ -59,16 +70,11 @@ final class SignatureCache: Sendable {
             var out: [String] = []
             out.reserveCapacity(seqs.count)
             for seq in seqs {
-                guard let entry = state.entries[seq], let signed = Self.fresh(entry.signed, nowMs: nowMs, maxAgeMs: maxAge) else { return nil }
-                out.append(signed.jws)
+                guard let entry = state.entries[seq], entry.isFresh(nowMs: nowMs, maxAgeMs: maxAge) else { return nil }
+                out.append(entry.jws)
             }
             return out
         }
-    }
-
-    private static func fresh(_ signed: Signed<TransactionPayload>, nowMs: Int64, maxAgeMs: Int64) -> Signed<TransactionPayload>? {
-        let signedMs = signed.payload.signedDate
-        return signedMs <= nowMs && nowMs - signedMs <= maxAgeMs ? signed : nil
     }
 
     /// Remembers a revision's signed form, replacing an older signature of the same revision.
