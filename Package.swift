@@ -155,6 +155,7 @@ let package = Package(
         ], swiftSettings: strict),
         .testTarget(name: "StoreStorageTests", dependencies: [
             "StoreStorage", "StoreModel", "StoreTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "SQLiteKit", package: "sqlite-kit"),
         ], swiftSettings: strict),
         .testTarget(name: "StoreEngineTests", dependencies: ["StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreTestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreNotificationsTests", dependencies: [

@@ -124,7 +124,7 @@ def test_two_instances_starting_at_once_on_an_empty_database_create_the_schema_o
                 assert time.monotonic() < deadline, "an instance did not become ready"
                 time.sleep(0.1)
         # Each migration once (1: the store's tables, 2: leases, instances, identifier blocks).
-        assert psql(url, "SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_version") == "1,2"
+        assert psql(url, "SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_version") == "1,2,3"
         # Both came up as instances of one store: each listed, the default world owned by one.
         listed = psql(url, "SELECT count(*) FROM store_instances")
         assert listed == "2", listed

@@ -10,12 +10,16 @@ enum Migrations {
         var version: Int
         var summary: String
         var statements: [String]
+        /// SQLite's own statements for the step, where the two engines differ.
+        var sqliteStatements: [String]? = nil
     }
 
     /// In order. Never edit a released step: add one.
     static let steps: [Step] = [
         Step(version: 1, summary: "the store's tables", statements: Schema.statements),
         Step(version: 2, summary: "many instances: world leases, live instances, identifier blocks", statements: LeaseSchema.statements),
+        Step(version: 3, summary: "integer row keys on SQLite, a partial index of revoked transactions",
+             statements: IntegerKeySchema.revokedIndex, sqliteStatements: IntegerKeySchema.sqlite),
     ]
 
     /// The version a store opened by this build ends at.

@@ -84,7 +84,7 @@ final class SQLiteEngine: StorageEngine {
             let current = try await sql.raw("SELECT COALESCE(MAX(version), 0) AS v FROM schema_version")
                 .first(decodingColumn: "v", as: Int.self) ?? 0
             for step in Migrations.pending(after: current) {
-                for statement in step.statements { try await sql.raw(SQLQueryString(statement)).run() }
+                for statement in step.sqliteStatements ?? step.statements { try await sql.raw(SQLQueryString(statement)).run() }
                 try await sql.raw("""
                     INSERT INTO schema_version (version, applied_ms) VALUES (\(bind: step.version), \(bind: Migrations.nowMs))
                     """).run()
