@@ -112,7 +112,8 @@ public final class NotificationDeliveryService: Sendable {
         let outcomes = DeliveryOutcomeWriter(store: store, chunk: Self.outcomeChunk)
         var readFailure: (any Error)?
         await withTaskGroup(of: Void.self) { group in
-            var started = false
+            var taken = 0, senders = 0
+            var signing = false
             worlds: for world in await store.servedWorldIds() {
                 var pages = DuePages(store: store, world: world, pageSize: min(configuration.batchSize, Self.pageSize), cap: configuration.batchSize)
                 while true {
@@ -126,16 +127,20 @@ public final class NotificationDeliveryService: Sendable {
                         readFailure = error
                         break worlds
                     }
-                    if !started {
-                        // Nothing due, nothing started: an idle poll costs one read per world.
-                        started = true
+                    // Stages start with the first notification due (an idle poll starts nothing),
+                    // and no more senders than notifications taken.
+                    taken += page.count
+                    if !signing {
+                        signing = true
+                        let signers = min(signers, taken)
                         group.addTask { await self.sign(from: due, into: ready, signers: signers) }
-                        for _ in 0..<limit {
-                            group.addTask {
-                                while let next = await ready.next() {
-                                    let (outcome, result) = await self.attempt(next)
-                                    await outcomes.add(outcome, connectionFailed: result != .success && result != .unsuccessfulHTTPResponseCode)
-                                }
+                    }
+                    while senders < min(limit, taken) {
+                        senders += 1
+                        group.addTask {
+                            while let next = await ready.next() {
+                                let (outcome, result) = await self.attempt(next)
+                                await outcomes.add(outcome, connectionFailed: result != .success && result != .unsuccessfulHTTPResponseCode)
                             }
                         }
                     }
