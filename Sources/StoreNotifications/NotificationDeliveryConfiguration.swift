@@ -10,11 +10,16 @@ public struct NotificationDeliveryConfiguration: Sendable {
     public var pollIntervalSeconds: Double
     /// Most notifications taken from the outbox per world and pass.
     public var batchSize: Int
+    /// Notifications read from the outbox at a time within a pass (the next page is read while
+    /// the last one is sent).
+    public var pageSize: Int
 
-    public init(timeoutSeconds: Double = 5, concurrency: Int = 64, pollIntervalSeconds: Double = 0.05, batchSize: Int = 20_000) {
+    public init(timeoutSeconds: Double = 5, concurrency: Int = 64, pollIntervalSeconds: Double = 0.05, batchSize: Int = 20_000,
+                pageSize: Int = 1000) {
         self.timeoutSeconds = max(0.05, timeoutSeconds)
         self.concurrency = max(1, concurrency)
         self.pollIntervalSeconds = max(0.001, pollIntervalSeconds)
         self.batchSize = max(1, batchSize)
+        self.pageSize = max(1, pageSize)
     }
 }

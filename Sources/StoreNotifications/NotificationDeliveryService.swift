@@ -107,7 +107,7 @@ public final class NotificationDeliveryService: Sendable {
         let limit = configuration.concurrency
         // One signer keeps the due order when one request at a time is sent.
         let signers = min(limit, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        let due = DeliveryQueue<DueNotification>(capacity: Self.pageSize)
+        let due = DeliveryQueue<DueNotification>(capacity: configuration.pageSize)
         let ready = DeliveryQueue<ReadyAttempt>(capacity: limit)
         let outcomes = DeliveryOutcomeWriter(store: store, chunk: Self.outcomeChunk)
         var readFailure: (any Error)?
@@ -115,7 +115,7 @@ public final class NotificationDeliveryService: Sendable {
             var taken = 0, senders = 0
             var signing = false
             worlds: for world in await store.servedWorldIds() {
-                var pages = DuePages(store: store, world: world, pageSize: min(configuration.batchSize, Self.pageSize), cap: configuration.batchSize)
+                var pages = DuePages(store: store, world: world, pageSize: min(configuration.batchSize, configuration.pageSize), cap: configuration.batchSize)
                 while true {
                     let page: [DueNotification]
                     do {
@@ -180,8 +180,6 @@ public final class NotificationDeliveryService: Sendable {
         ready.finish()
     }
 
-    /// Notifications read from the outbox at a time within a pass.
-    static let pageSize = 1000
     /// Outcomes written back in one batch.
     static let outcomeChunk = 1000
 
