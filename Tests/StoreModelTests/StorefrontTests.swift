@@ -81,5 +81,16 @@ struct StorefrontTests {
         #expect(usa.milliunits(dec("0.1")) == 100)
         #expect(usa.milliunits(dec("99999999999999999999")) == Int64.max)
         #expect(usa.milliunits(.nan) == 0)
+        #expect(usa.milliunits(dec("-4.99")) == -4990)
+        #expect(usa.milliunits(dec("9223372036854775.807")) == Int64.max)
+    }
+
+    /// A price asked for again gives the same milliunits (they are remembered per price), also
+    /// for prices equal in value but written differently.
+    @Test func milliunitsAreStableWhenAskedAgain() {
+        for text in ["4.99", "4.990", "0.0005", "1.2345", "2800", "-4.99"] {
+            let first = PriceFormatter.milliunits(dec(text))
+            #expect(PriceFormatter.milliunits(dec(text)) == first && first == PriceFormatter.roundedMilliunits(dec(text)), "\(text)")
+        }
     }
 }

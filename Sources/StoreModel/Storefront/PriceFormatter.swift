@@ -26,6 +26,24 @@ public enum PriceFormatter {
     /// `price` × 1000, rounded half up to a whole number (4.99 → 4990, 0.0005 → 1). Saturates at
     /// the `Int64` range instead of trapping.
     public static func milliunits(_ price: Decimal) -> Int64 {
+        if let known = rememberedLock.withLock({ remembered[price] }) { return known }
+        let value = roundedMilliunits(price)
+        rememberedLock.withLock {
+            if remembered.count >= 4_096 { remembered.removeAll() }
+            remembered[price] = value
+        }
+        return value
+    }
+
+    /// Catalogs hold a few hundred prices at most, and Decimal arithmetic (multiply, round,
+    /// print, parse) cost every purchase and renewal about 1 % of its CPU: each price is worked
+    /// out once. Bounded, so prices from elsewhere (a price increase typed in) cannot grow it.
+    /// NSLock rather than `Mutex`: this module also builds for macOS 14.
+    private static let rememberedLock = NSLock()
+    nonisolated(unsafe) private static var remembered: [Decimal: Int64] = [:]
+
+    /// The general case, with Decimal arithmetic.
+    static func roundedMilliunits(_ price: Decimal) -> Int64 {
         var scaled = price * 1000
         var rounded = Decimal()
         NSDecimalRound(&rounded, &scaled, 0, .plain)
