@@ -99,25 +99,7 @@ final class SQLiteBatchWriter: @unchecked Sendable {
             sqlite_nio_sqlite3_reset(statement)
             sqlite_nio_sqlite3_clear_bindings(statement)
         }
-        for (offset, value) in binds.enumerated() {
-            let index = Int32(offset + 1)
-            let code: Int32
-            switch value {
-            case .integer(let number): code = sqlite_nio_sqlite3_bind_int64(statement, index, Int64(number))
-            case .null: code = sqlite_nio_sqlite3_bind_null(statement, index)
-            case .text(var text):
-                code = text.withUTF8 { bytes in
-                    guard let start = bytes.baseAddress, !bytes.isEmpty else {
-                        // Empty text still needs a non-null pointer, or SQLite binds NULL.
-                        return sqlite_nio_sqlite3_bind_text(statement, index, "", 0, SQLiteHandle.transient)
-                    }
-                    return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                        sqlite_nio_sqlite3_bind_text(statement, index, $0, Int32(bytes.count), SQLiteHandle.transient)
-                    }
-                }
-            }
-            guard code == SQLITE_OK else { throw SQLiteHandle.error(handle, code) }
-        }
+        try SQLiteHandle.bind(binds, to: statement, on: handle)
         let code = sqlite_nio_sqlite3_step(statement)
         guard code == SQLITE_DONE || code == SQLITE_ROW else { throw SQLiteHandle.error(handle, code) }
     }

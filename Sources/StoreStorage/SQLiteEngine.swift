@@ -5,9 +5,10 @@ import SQLKit
 import SQLiteKit
 
 /// The store in one SQLite file (WAL mode): batches are written through `SQLiteBatchWriter` (its own
-/// thread and prepared statements, checkpoints on a thread of their own), reads go through a
-/// second connection, so reads never wait for a batch being written, and a third connection runs
-/// migrations and the rare jobs that need SQL of their own (`transaction(_:)`). `synchronous=NORMAL` in WAL mode makes a commit durable
+/// thread and prepared statements, checkpoints on a thread of their own); the hot reads go through
+/// `SQLiteStatementReader` (prepared statements too) and SQLKit's reads through SQLiteNIO's reader,
+/// so reads never wait for a batch being written; one more connection runs migrations and the rare
+/// jobs that need SQL of their own (`transaction(_:)`). `synchronous=NORMAL` in WAL mode makes a commit durable
 /// against a killed process (the WAL is in the OS page cache), which is what "acknowledged means
 /// kept" needs, at a fraction of the cost of an fsync per purchase.
 final class SQLiteEngine: StorageEngine {
@@ -15,15 +16,18 @@ final class SQLiteEngine: StorageEngine {
     let writer: SQLiteConnection
     let reader: SQLiteConnection
     let batches: SQLiteBatchWriter
+    let statementReader: SQLiteStatementReader
 
     var dialect: StorageDialect { .sqlite }
     var readSQL: any SQLDatabase { reader.sql() }
 
-    private init(path: String, writer: SQLiteConnection, reader: SQLiteConnection, batches: SQLiteBatchWriter) {
+    private init(path: String, writer: SQLiteConnection, reader: SQLiteConnection, batches: SQLiteBatchWriter,
+                 statementReader: SQLiteStatementReader) {
         self.path = path
         self.writer = writer
         self.reader = reader
         self.batches = batches
+        self.statementReader = statementReader
     }
 
     /// Opens (creating when missing) the file and its folder, and brings the schema up to date.
@@ -67,7 +71,13 @@ final class SQLiteEngine: StorageEngine {
             // scattered index leaves. The cache fills up to this size and stays there
             // (docs/reliability.md, "Bounded memory").
             let batches = try await SQLiteBatchWriter.open(path: path, cacheKiB: 32_768)
-            return SQLiteEngine(path: path, writer: writer, reader: reader, batches: batches)
+            do {
+                let statementReader = try await SQLiteStatementReader.open(path: path, cacheKiB: 8_192)
+                return SQLiteEngine(path: path, writer: writer, reader: reader, batches: batches, statementReader: statementReader)
+            } catch {
+                await batches.close()
+                throw error
+            }
         } catch {
             try? await reader.close()
             throw error
@@ -110,16 +120,15 @@ final class SQLiteEngine: StorageEngine {
     }
 
     func close() async {
+        await statementReader.close()
         await batches.close()
         try? await writer.close()
         try? await reader.close()
     }
 
-    /// Runs a read on the reader connection; `decode` runs on SQLite's thread, row by row.
+    /// The hot reads: prepared once per SQL text on the statement reader's connection.
     func rows<T: Sendable>(_ sql: String, _ binds: [StoreValue], decode: @escaping @Sendable (StoreRow) throws -> T) async throws -> [T] {
-        let rows = RowCollector<T>()
-        try await reader.query(sql, binds.map(\.sqlite)) { row in rows.append(Result { try decode(StoreRow(row)) }) }
-        return try rows.take().map { try $0.get() }
+        try await statementReader.rows(sql, binds, decode: decode)
     }
 
     func transaction(_ job: @escaping @Sendable (any SQLDatabase) async throws -> Void) async throws {
@@ -147,14 +156,6 @@ final class SQLiteEngine: StorageEngine {
             throw StorageUnavailable.sqliteWrite(error) ?? error
         }
     }
-}
-
-/// Rows gathered on SQLite's thread, handed over once the query finished.
-private final class RowCollector<T: Sendable>: @unchecked Sendable {
-    // Appended only from the one thread running the query; read after it completed.
-    private var items: [Result<T, any Error>] = []
-    func append(_ item: Result<T, any Error>) { items.append(item) }
-    func take() -> [Result<T, any Error>] { items }
 }
 
 /// The store's SQLite file could not be opened for a reason the person starting it can fix.

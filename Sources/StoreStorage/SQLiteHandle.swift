@@ -38,6 +38,29 @@ enum SQLiteHandle {
         return statement
     }
 
+    /// Binds values to `?1…?n` (text copied by SQLite, so the Swift string may go away).
+    static func bind(_ binds: [StoreValue], to statement: OpaquePointer, on handle: OpaquePointer) throws {
+        for (offset, value) in binds.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .integer(let number): code = sqlite_nio_sqlite3_bind_int64(statement, index, Int64(number))
+            case .null: code = sqlite_nio_sqlite3_bind_null(statement, index)
+            case .text(var text):
+                code = text.withUTF8 { bytes in
+                    guard let start = bytes.baseAddress, !bytes.isEmpty else {
+                        // Empty text still needs a non-null pointer, or SQLite binds NULL.
+                        return sqlite_nio_sqlite3_bind_text(statement, index, "", 0, transient)
+                    }
+                    return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                        sqlite_nio_sqlite3_bind_text(statement, index, $0, Int32(bytes.count), transient)
+                    }
+                }
+            }
+            guard code == SQLITE_OK else { throw error(handle, code) }
+        }
+    }
+
     static func error(_ handle: OpaquePointer, _ code: Int32) -> SQLiteCallError {
         SQLiteCallError(code: sqlite_nio_sqlite3_extended_errcode(handle), message: String(cString: sqlite_nio_sqlite3_errmsg(handle)))
     }

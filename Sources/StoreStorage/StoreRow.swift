@@ -7,11 +7,18 @@ struct StoreRow {
     private enum Source {
         case sqlite(SQLiteRow)
         case postgres(PostgresRandomAccessRow)
+        case values(SQLiteColumns, [StoreValue])
     }
     private let source: Source
 
     init(_ row: SQLiteRow) { source = .sqlite(row) }
     init(_ row: PostgresRow) { source = .postgres(row.makeRandomAccess()) }
+    init(columns: SQLiteColumns, values: [StoreValue]) { source = .values(columns, values) }
+
+    private static func value(_ name: String, _ columns: SQLiteColumns, _ values: [StoreValue]) throws -> StoreValue {
+        guard let index = columns.index[name] else { throw RawColumnError(column: name) }
+        return values[index]
+    }
 
     func int64(_ name: String) throws -> Int64 {
         guard let value = try optionalInt64(name) else { throw RawColumnError(column: name) }
@@ -29,6 +36,12 @@ struct StoreRow {
         case .postgres(let row):
             guard row.contains(name) else { throw RawColumnError(column: name) }
             do { return try row[name].decode(Int64?.self) } catch { throw RawColumnError(column: name) }
+        case .values(let columns, let values):
+            switch try Self.value(name, columns, values) {
+            case .integer(let value): return Int64(value)
+            case .null: return nil
+            case .text: throw RawColumnError(column: name)
+            }
         }
     }
 
@@ -48,6 +61,12 @@ struct StoreRow {
         case .postgres(let row):
             guard row.contains(name) else { throw RawColumnError(column: name) }
             do { return try row[name].decode(String?.self) } catch { throw RawColumnError(column: name) }
+        case .values(let columns, let values):
+            switch try Self.value(name, columns, values) {
+            case .text(let value): return value
+            case .null: return nil
+            case .integer: throw RawColumnError(column: name)
+            }
         }
     }
 }
