@@ -105,7 +105,8 @@ public final class NotificationDeliveryService: Sendable {
     @discardableResult
     public func deliverDue() async throws -> Int {
         let limit = configuration.concurrency
-        // One signer keeps the due order when one request at a time is sent.
+        // One signer per core (signing is most of a delivery's CPU); one keeps the due order when
+        // one request at a time is sent.
         let signers = min(limit, max(1, ProcessInfo.processInfo.activeProcessorCount))
         let due = DeliveryQueue<DueNotification>(capacity: configuration.pageSize)
         let ready = DeliveryQueue<ReadyAttempt>(capacity: limit)
