@@ -31,28 +31,16 @@ final class SQLiteBatchWriter: @unchecked Sendable {
 
     /// Opens the writing connection on a file whose schema is in place (after migrations).
     static func open(path: String, cacheKiB: Int) async throws -> SQLiteBatchWriter {
-        let thread = NIOThreadPool(numberOfThreads: 1)
-        thread.start()
+        let (thread, connection) = try await SQLiteHandle.openOnOwnThread(path: path, pragmas: [
+            "PRAGMA busy_timeout=5000", "PRAGMA synchronous=NORMAL", "PRAGMA cache_size=-\(cacheKiB)", "PRAGMA temp_store=MEMORY",
+        ])
         do {
-            let handle = try await thread.runIfActive {
-                SQLitePointer(handle: try SQLiteHandle.open(path: path, pragmas: [
-                    "PRAGMA busy_timeout=5000", "PRAGMA synchronous=NORMAL",
-                    "PRAGMA cache_size=-\(cacheKiB)", "PRAGMA temp_store=MEMORY",
-                ]))
-            }.handle
-            let checkpointer: SQLiteCheckpointer
-            do {
-                checkpointer = try await SQLiteCheckpointer.open(path: path)
-            } catch {
-                let opened = SQLitePointer(handle: handle)
-                _ = try? await thread.runIfActive { sqlite_nio_sqlite3_close_v2(opened.handle) }
-                throw error
-            }
-            let writer = SQLiteBatchWriter(handle: handle, thread: thread, checkpointer: checkpointer)
-            let opened = SQLitePointer(handle: handle)
-            try await thread.runIfActive { checkpointer.watch(opened.handle) }
+            let checkpointer = try await SQLiteCheckpointer.open(path: path)
+            let writer = SQLiteBatchWriter(handle: connection.handle, thread: thread, checkpointer: checkpointer)
+            try await thread.runIfActive { checkpointer.watch(connection.handle) }
             return writer
         } catch {
+            _ = try? await thread.runIfActive { sqlite_nio_sqlite3_close_v2(connection.handle) }
             try? await thread.shutdownGracefully()
             throw error
         }

@@ -25,17 +25,9 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     }
 
     static func open(path: String) async throws -> SQLiteCheckpointer {
-        let thread = NIOThreadPool(numberOfThreads: 1)
-        thread.start()
-        do {
-            let handle = try await thread.runIfActive {
-                SQLitePointer(handle: try SQLiteHandle.open(path: path, pragmas: ["PRAGMA busy_timeout=5000", "PRAGMA synchronous=NORMAL"]))
-            }.handle
-            return SQLiteCheckpointer(handle: handle, thread: thread)
-        } catch {
-            try? await thread.shutdownGracefully()
-            throw error
-        }
+        let (thread, connection) = try await SQLiteHandle.openOnOwnThread(
+            path: path, pragmas: ["PRAGMA busy_timeout=5000", "PRAGMA synchronous=NORMAL"])
+        return SQLiteCheckpointer(handle: connection.handle, thread: thread)
     }
 
     /// Installs the WAL hook on the writer's connection (on the writer's thread). It replaces

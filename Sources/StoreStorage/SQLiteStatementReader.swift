@@ -35,19 +35,9 @@ final class SQLiteStatementReader: @unchecked Sendable {
     }
 
     static func open(path: String, cacheKiB: Int) async throws -> SQLiteStatementReader {
-        let thread = NIOThreadPool(numberOfThreads: 1)
-        thread.start()
-        do {
-            let handle = try await thread.runIfActive {
-                SQLitePointer(handle: try SQLiteHandle.open(path: path, pragmas: [
-                    "PRAGMA busy_timeout=5000", "PRAGMA query_only=1", "PRAGMA cache_size=-\(cacheKiB)",
-                ]))
-            }.handle
-            return SQLiteStatementReader(handle: handle, thread: thread)
-        } catch {
-            try? await thread.shutdownGracefully()
-            throw error
-        }
+        let (thread, connection) = try await SQLiteHandle.openOnOwnThread(
+            path: path, pragmas: ["PRAGMA busy_timeout=5000", "PRAGMA query_only=1", "PRAGMA cache_size=-\(cacheKiB)"])
+        return SQLiteStatementReader(handle: connection.handle, thread: thread)
     }
 
     /// Runs a read written with `?` placeholders; `decode` runs on the reader's thread, row by row.
