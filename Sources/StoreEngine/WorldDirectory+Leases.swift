@@ -161,7 +161,7 @@ extension WorldDirectory {
     /// instance joined): a dead instance's worlds move within a lease time, and worlds spread.
     func claimOrphans(rebalance: Bool = false) async throws {
         let orphans = try await env.database.unleasedWorlds()
-        let live = max(try await env.database.liveInstances(withinMs: ownership.settings.leaseMs).count, 1)
+        let live = max(try await env.database.liveInstanceCount(withinMs: ownership.settings.leaseMs), 1)
         let total = try await env.database.worldCount()
         let share = (total + live - 1) / live
         for id in orphans where worlds.count < share {

@@ -95,6 +95,15 @@ extension StoreDatabase {
     }
 
     /// The instances that sent a heartbeat within `withinMs`, with the worlds each holds.
+    /// How many instances sent a heartbeat within `withinMs`: the fair share's divisor, read every
+    /// heartbeat, so it counts rows instead of listing every lease as `liveInstances` does.
+    public func liveInstanceCount(withinMs: Int64) async throws -> Int {
+        let now = Self.databaseNowMs
+        return try await readSQL.raw("""
+            SELECT COUNT(*) AS n FROM store_instances WHERE heartbeat_ms > \(unsafeRaw: now) - \(bind: withinMs)
+            """).first(decodingColumn: "n", as: Int.self) ?? 0
+    }
+
     public func liveInstances(withinMs: Int64) async throws -> [StoreInstance] {
         let now = Self.databaseNowMs
         let instances = try await readSQL.raw("""

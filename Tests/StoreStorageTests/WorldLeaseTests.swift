@@ -41,6 +41,10 @@ import Testing
         try await database.write(current)
         #expect(try await database.customer(world: "w", name: "under-b") != nil)
         #expect(try await database.customer(world: "w", name: "under-a") != nil)
+        // The heartbeat's count of live instances agrees with the listing.
+        _ = try await database.renewLeases(owner: "B", address: "http://b", ttlMs: 10_000)
+        let live = try await database.liveInstances(withinMs: 60_000)
+        #expect(try await database.liveInstanceCount(withinMs: 60_000) == live.count && !live.isEmpty)
         await database.close()
     }
 
