@@ -15,8 +15,10 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     private let thread: NIOThreadPool
     private let requested = Atomic<Bool>(false)
     private let closed = Atomic<Bool>(false)
-    /// Pages of WAL that trigger a checkpoint (16 MiB at 4 KiB pages) and the inline backstop.
-    let threshold: Int32 = 4_096
+    /// Pages of WAL that trigger a checkpoint (64 MiB at 4 KiB pages) and the inline backstop.
+    /// Measured against 16 MiB: 8 % more purchases per second at 7 % less CPU each, since a
+    /// page rewritten by many commits (index interiors, the tables' last pages) is copied once.
+    let threshold: Int32 = 16_384
     let ceiling: Int32 = 65_536
 
     private init(handle: OpaquePointer, thread: NIOThreadPool) {
