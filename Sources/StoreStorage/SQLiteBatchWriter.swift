@@ -3,7 +3,8 @@ import NIOPosix
 import Synchronization
 // SQLite's C API, as SQLiteNIO vendors it (symbols prefixed `sqlite_nio_`). SQLiteNIO prepares every
 // query itself and keeps its statement handles internal, so the hot write path talks to SQLite
-// directly: the module is part of the declared SQLiteNIO product, not a second copy of SQLite.
+// directly. The module is the SQLite that SQLiteNIO links (a target of the sqlite-nio package, not
+// one of its products, so this import is undeclared: docs/storage.md), not a second copy.
 import VaporCSQLite
 
 /// The connection batches are written through: its own thread, one hop per batch (BEGIN, every
