@@ -53,7 +53,7 @@ public struct BackendHTTPServer: Sendable {
             v1.add(middleware: BearerTokenMiddleware(token: token))
         }
         v1.post("/customers/:appUserId/transactions") { request, context in
-            let user = context.parameters.get("appUserId") ?? ""
+            guard let user = Self.appUserId(context) else { return Self.badAppUserId }
             guard let body = try? await request.body.collect(upTo: Self.maxBody) else {
                 return Self.error(413, "payloadTooLarge", "the body exceeds \(Self.maxBody) bytes")
             }
@@ -70,14 +70,14 @@ public struct BackendHTTPServer: Sendable {
             }
         }
         v1.get("/customers/:appUserId") { _, context in
-            let user = context.parameters.get("appUserId") ?? ""
+            guard let user = Self.appUserId(context) else { return Self.badAppUserId }
             guard let info = try await backend.customerInfo(appUserId: user) else {
                 return Self.error(404, "customerNotFound", "no customer \(user)")
             }
             return try Self.encoded(info)
         }
         v1.get("/customers/:appUserId/events") { request, context in
-            let user = context.parameters.get("appUserId") ?? ""
+            guard let user = Self.appUserId(context) else { return Self.badAppUserId }
             let limit = request.uri.queryParameters["limit"].flatMap { Int(String($0)) } ?? 100
             return try Self.encoded(["events": try await backend.events(appUserId: user, limit: limit)])
         }
@@ -119,6 +119,19 @@ public struct BackendHTTPServer: Sendable {
 
     static func json(_ value: [String: String]) -> Response {
         (try? encoded(value)) ?? Response(status: .internalServerError)
+    }
+
+    /// The app user ID a path names, percent-decoded as the app's SDK encodes it (an email address
+    /// arrives as `ann%40example.com`): 1–256 bytes of UTF-8 without control characters, else nil.
+    static func appUserId(_ context: BasicRequestContext) -> String? {
+        guard let raw = context.parameters.get("appUserId"), let user = DashboardForm.decoded(raw),
+              (1...256).contains(user.utf8.count), !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { return nil }
+        return user
+    }
+
+    static var badAppUserId: Response {
+        error(400, "invalidAppUserId", "the path's app user ID must be 1–256 bytes of percent-encoded UTF-8 without control characters")
     }
 
     static func error(_ status: Int, _ code: String, _ message: String) -> Response {
