@@ -167,6 +167,7 @@ let package = Package(
             "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreViews", "StoreKitTypes", "StoreTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
     ]
 )

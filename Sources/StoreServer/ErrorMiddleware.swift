@@ -27,6 +27,8 @@ struct ErrorMiddleware: RouterMiddleware {
             var response = JSONResponse.error(status: 503, code: "serviceUnavailable", message: "the store's database is unavailable; retry shortly")
             response.headers[.retryAfter] = String(error.retryAfterSeconds)
             return response
+        } catch is CancellationError {
+            return Self.clientClosedRequest
         } catch let error as HTTPError {
             let status = Int(error.status.code)
             let code = status == 404 ? "notFound" : status == 405 ? "methodNotAllowed" : "httpError"
@@ -35,5 +37,12 @@ struct ErrorMiddleware: RouterMiddleware {
             RequestFailure.record(error, logger: context.logger)
             return JSONResponse.error(status: 500, code: "internalError", message: "the store failed to handle this request")
         }
+    }
+
+    /// The request's task was cancelled: its client went away (a closed `Transaction.updates`
+    /// stream) or the server is stopping. No fault of the store, and nobody reads the answer:
+    /// 499, as nginx records a client that closed its request, logged at `info`, not as a 500.
+    static var clientClosedRequest: Response {
+        Response(status: .init(code: 499, reasonPhrase: "Client Closed Request"))
     }
 }

@@ -22,6 +22,10 @@ struct RequestLogMiddleware: RouterMiddleware {
         var response: Response
         do {
             response = try await RequestFailure.$current.withValue(failure) { try await next(request, context) }
+        } catch is CancellationError {
+            // The client went away before an answer (ErrorMiddleware.clientClosedRequest).
+            log(request, context: context, status: 499, start: start, failure: nil)
+            throw CancellationError()
         } catch {
             // Errors the error middleware did not answer (HTTP parsing) still get logged once.
             failure.text = failure.text ?? String(describing: error)

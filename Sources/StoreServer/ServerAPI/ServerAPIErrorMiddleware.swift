@@ -74,6 +74,8 @@ struct ServerAPIErrorMiddleware: RouterMiddleware {
             return response
         } catch let error as HTTPError where error.status.code < 500 {
             return AppleJSON.error(ServerAPIError(code: 4_000_000, message: error.body ?? error.status.reasonPhrase))
+        } catch is CancellationError {
+            return ErrorMiddleware.clientClosedRequest
         } catch {
             RequestFailure.record(error, logger: context.logger)
             return AppleJSON.error(.generalInternal)
