@@ -55,6 +55,10 @@ extension AppStore {
         guard let name = Self.failableAPIs.first(where: { $0.lowercased() == api.lowercased() }) else {
             throw StoreError.malformedRequest("unknown StoreKit API \"\(api)\"; one of: \(Self.failableAPIs.joined(separator: ", "))")
         }
+        let allowed = FailableAPIErrors.errors(for: name)
+        if let error, !allowed.contains(error) {
+            throw StoreError.malformedRequest("\(name) cannot fail with \"\(error)\"; one of: \(allowed.joined(separator: ", "))")
+        }
         let world = try await self.world(world)
         try await world.updateSettings { $0.simulatedErrors[name] = error }
         return await world.info()

@@ -43,4 +43,21 @@ import StoreTestSupport
         #expect(error(7, "purchase") == "missingOfferParameters" && error(8, "purchase") == nil)
         #expect(error(1, "purchase", enabled: false) == nil && error(-1, "generic") == nil)
     }
+
+    /// Each API fails only with what StoreKit Testing offers it (`SKTestFailures`): StoreKitError's
+    /// cases everywhere, Product.PurchaseError's on Purchase, RefundRequestError's on the refund
+    /// sheet, VerificationError's alone on Verification. Anything else is refused, naming the choices.
+    @Test func eachAPIFailsOnlyWithTheErrorsStoreKitTestingOffersIt() async throws {
+        let store = try await makeStore(apps: [try makeApp()])
+        for (api, error) in [("Purchase", "invalidQuantity"), ("Purchase", "networkError"), ("Verification", "invalidSignature"),
+                             ("Refund Request Sheet", "duplicateRequest"), ("Load Products", "notEntitled")] {
+            #expect(try await store.setSimulatedError(api: api, error: error, world: world).settings.simulatedErrors[api] == error)
+        }
+        for (api, error) in [("Purchase", "bogus"), ("Verification", "networkError"), ("Load Products", "invalidQuantity"),
+                             ("App Transaction", "duplicateRequest")] {
+            #expect(await storeCode { _ = try await store.setSimulatedError(api: api, error: error, world: world) } == "malformedRequest",
+                    "\(api) with \(error)")
+        }
+        #expect(FailableAPIErrors.errors(for: "Verification").first == "revokedCertificate")
+    }
 }

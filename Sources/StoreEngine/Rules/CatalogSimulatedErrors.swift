@@ -33,7 +33,8 @@ public enum CatalogSimulatedErrors {
         var errors: [String: String] = [:]
         for app in apps.sorted(by: { $0.bundleId < $1.bundleId }) {
             for setting in app.catalog.settings.storeKitErrors where errors[setting.name] == nil {
-                guard let api = AppStore.failableAPIs.first(where: { $0 == setting.name }), let error = error(of: setting) else { continue }
+                guard let api = AppStore.failableAPIs.first(where: { $0 == setting.name }), let error = error(of: setting),
+                      FailableAPIErrors.errors(for: api).contains(error) else { continue }
                 errors[api] = error
             }
         }

@@ -16,7 +16,6 @@ extension ManagePages {
     ]
 
     /// `StoreKitError` case names, suggested in the error fields (any name may be typed).
-    static let storeKitErrors = ["unknown", "userCancelled", "networkError", "systemError", "notAvailableInStorefront", "notEntitled", "unsupported"]
 
     func settings(_ query: ManageQuery) async throws -> Response {
         let info = try await store.worldInfo(query.world)
@@ -58,7 +57,6 @@ extension ManagePages {
             html.close("form")
 
             html.element("h2", [("class", "sk-section-title")], text: "Simulated StoreKit errors")
-            html.element("datalist", [("id", "mg-errors")]) { for error in Self.storeKitErrors { html.open("option", [("value", error)]) } }
             html.element("table", [("class", "mg-table")]) {
                 html.element("caption", [("class", "sk-visually-hidden")], text: "Simulated errors per StoreKit API")
                 Self.head(html, ["StoreKit API", "Fails with", "Change"])
@@ -69,8 +67,12 @@ extension ManagePages {
                         html.element("th", [("scope", "row")], text: api)
                         html.element("td", [("data-api", api)], text: error ?? "no error")
                         html.element("td") {
+                            // The errors StoreKit Testing offers this API (SKTestFailures), as suggestions.
+                            html.element("datalist", [("id", "mg-errors-\(index)")]) {
+                                for choice in FailableAPIErrors.errors(for: api) { html.open("option", [("value", choice)]) }
+                            }
                             ManageForm.open(html, "simulated-error", query: query, back: back, fields: [("api", api)], inline: true, label: "Simulated error of \(api)")
-                            ManageForm.field(html, "error", label: "Error for \(api) (empty clears)", value: error ?? "", id: "mg-err-\(index)", list: "mg-errors", maxLength: 100)
+                            ManageForm.field(html, "error", label: "Error for \(api) (empty clears)", value: error ?? "", id: "mg-err-\(index)", list: "mg-errors-\(index)", maxLength: 100)
                             ManageForm.submit(html, "Set", name: "Set the simulated error of \(api)", kind: .secondary)
                             html.close("form")
                         }
