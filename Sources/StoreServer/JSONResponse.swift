@@ -4,9 +4,11 @@ import NIOCore
 
 /// JSON in and out, with the store's error shape `{"error": code, "message": text}`.
 enum JSONResponse {
+    /// Keys sorted: answers holding dictionaries (a world's simulated errors, switches) print the
+    /// same way in every process, so a diff or a snapshot of an answer is stable.
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return encoder
     }()
 

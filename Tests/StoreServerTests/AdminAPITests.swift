@@ -188,6 +188,11 @@ let adminCatalogJSON = fixtureCatalog("admin")
             #expect(encoded.status == 200 && encoded.json["slug"] as? String == "load-products")
             let unknown = try await server.json(.PUT, "/admin/v1/worlds/\(world)/simulated-errors/teleport", ["error": "x"])
             #expect(unknown.status == 400)
+            // Answers print their keys sorted: a world's simulated errors read the same in every process.
+            _ = try await server.json(.PUT, "/admin/v1/worlds/\(world)/simulated-errors/App%20Transaction", ["error": "unknown"])
+            let listed = try await server.request(.GET, "/admin/v1/worlds/\(world)").text
+            let apps = try #require(listed.range(of: "\"App Transaction\"")), loads = try #require(listed.range(of: "\"Load Products\""))
+            #expect(apps.lowerBound < loads.lowerBound && listed.range(of: "\"createdMs\"")!.lowerBound < listed.range(of: "\"id\"")!.lowerBound)
 
             let typo = try await server.json(.PATCH, "/admin/v1/worlds/\(world)/settings", ["askTobuy": true])
             #expect(typo.status == 400 && typo.json["error"] as? String == "malformedRequest")
