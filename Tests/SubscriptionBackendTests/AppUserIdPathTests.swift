@@ -12,12 +12,8 @@ import Testing
 @Suite(.removesTemporaryFolders) struct AppUserIdPathTests {
     @Test func anEncodedAppUserIdNamesTheSameCustomerForEveryRoute() async throws {
         let kit = try SignedDataKit()
-        try await TestBackend.with(trusting: [kit.authority.rootDER]) { test in
-            let http = HTTPClient(eventLoopGroupProvider: .singleton)
-            let server = BackendHTTPServer(backend: test.backend, reconciler: Reconciler(backend: test.backend, http: http),
-                                           dispatcher: WebhookDispatcher(backend: test.backend, http: http))
-            let running = try await serveOnLoopback(server.makeRouter())
-            let base = "http://127.0.0.1:\(running.port)/v1/customers/"
+        try await withServedBackend(kit) { test, server, http in
+            let base = server + "/v1/customers/"
             /// A GET, or a POST of `body`.
             func call(_ path: String, posting body: String? = nil) async throws -> (Int, [String: Any]) {
                 var request = HTTPClientRequest(url: base + path)
@@ -46,8 +42,6 @@ import Testing
                 let (status, body) = try await call(bad)
                 #expect(status == 400 && body["error"] as? String == "invalidAppUserId", "\(bad.prefix(20)): \(status)")
             }
-            await running.stop()
-            try await http.shutdown()
         }
     }
 }

@@ -48,12 +48,7 @@ import Testing
     /// never a 5xx; the JSON API's refusals are 4xx with `{"error", "message"}`.
     @Test func badInputToEveryRouteIsA4xxWithAClearBody() async throws {
         let kit = try SignedDataKit()
-        try await TestBackend.with(trusting: [kit.authority.rootDER]) { test in
-            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
-            let server = BackendHTTPServer(backend: test.backend, reconciler: Reconciler(backend: test.backend, http: http),
-                                           dispatcher: WebhookDispatcher(backend: test.backend, http: http))
-            let running = try await serveOnLoopback(server.makeRouter())
-            let base = "http://127.0.0.1:\(running.port)"
+        try await withServedBackend(kit) { _, base, http in
 
             let hostileSegments = ["%00", "..%2F..%2Fetc%2Fpasswd", "%FF%FE", String(repeating: "x", count: 4_000), "%3Cscript%3E", "a%20b"]
             let badBodies: [String?] = [nil, "", "{not json", "[]", "{\"signedPayload\": 5, \"signedTransaction\": 5}",
@@ -96,9 +91,6 @@ import Testing
             huge.body = .bytes(ByteBuffer(repeating: UInt8(ascii: "a"), count: 300 * 1024))
             #expect(Int(try await http.execute(huge, timeout: .seconds(30)).status.code) == 413)
             #expect(checked > 60)
-
-            await running.stop()
-            try await http.shutdown()
         }
     }
 }

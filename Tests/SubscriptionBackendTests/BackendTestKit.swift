@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import SQLKit
@@ -131,6 +132,26 @@ final class TestBackend {
 
     func eventTypes(_ user: String) async throws -> [String] {
         try await backend.events(appUserId: user, limit: 1000).map(\.type)
+    }
+}
+
+/// A fresh backend trusting `kit`'s root, its router served on loopback, and an HTTP client (one
+/// that follows no redirects, so a page's 303 is seen); `body` gets the server's base URL.
+func withServedBackend(_ kit: SignedDataKit, _ body: (TestBackend, String, HTTPClient) async throws -> Void) async throws {
+    try await TestBackend.with(trusting: [kit.authority.rootDER]) { test in
+        let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        let server = BackendHTTPServer(backend: test.backend, reconciler: Reconciler(backend: test.backend, http: http),
+                                       dispatcher: WebhookDispatcher(backend: test.backend, http: http))
+        let running = try await serveOnLoopback(server.makeRouter())
+        do {
+            try await body(test, "http://127.0.0.1:\(running.port)", http)
+        } catch {
+            await running.stop()
+            try? await http.shutdown()
+            throw error
+        }
+        await running.stop()
+        try await http.shutdown()
     }
 }
 
