@@ -86,10 +86,12 @@ extension AppStore {
                 payload.signedDate = now
                 let json = payload.jsonBytes
                 transaction = Signed(jws: signer.sign(payloadJSON: json), payload: payload, payloadJSON: json)
-            } else {
-                transaction = try sign(record, nowMs: now)
             }
-            if let transaction { signatures.store(id: record.id, seq: record.seq, transaction) }
+            if let transaction {
+                signatures.store(id: record.id, seq: record.seq, transaction)
+            } else {
+                transaction = try sign(record, nowMs: now)  // read back; `sign` keeps what it signs
+            }
         }
         var renewalInfo = result.signedRenewalInfo
         if let signed = renewalInfo, !fresh(signed.payload.signedDate) { renewalInfo = nil }

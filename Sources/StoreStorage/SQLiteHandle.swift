@@ -1,7 +1,6 @@
-import NIOPosix
 import VaporCSQLite
 
-/// The few calls of SQLite's C API the batch writer and the checkpointer make, with SQLite's own
+/// The few calls of SQLite's C API the store's own connections make (`SQLiteThreadConnection`), with SQLite's own
 /// error text. Every function runs on the thread that owns the handle.
 enum SQLiteHandle {
     /// `SQLITE_TRANSIENT`: SQLite copies a bound text before the call returns (a C macro Swift
@@ -24,20 +23,6 @@ enum SQLiteHandle {
             throw error
         }
         return handle
-    }
-
-    /// A connection opened on a thread of its own, started here: the batch writer, the statement
-    /// reader and the checkpointer each own one. The thread is shut down again if opening fails.
-    static func openOnOwnThread(path: String, pragmas: [String]) async throws -> (thread: NIOThreadPool, connection: SQLitePointer) {
-        let thread = NIOThreadPool(numberOfThreads: 1)
-        thread.start()
-        do {
-            let connection = try await thread.runIfActive { SQLitePointer(handle: try open(path: path, pragmas: pragmas)) }
-            return (thread, connection)
-        } catch {
-            try? await thread.shutdownGracefully()
-            throw error
-        }
     }
 
     static func exec(_ handle: OpaquePointer, _ sql: String) throws {

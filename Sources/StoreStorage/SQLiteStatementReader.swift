@@ -1,5 +1,3 @@
-import NIOPosix
-import Synchronization
 import VaporCSQLite
 
 /// The connection the store's hot reads (`StorageEngine.rows`: history pages, transactions, the
@@ -10,11 +8,10 @@ import VaporCSQLite
 /// A statement is reset as soon as its rows are read, which ends its read transaction: a reader
 /// holding an old snapshot would keep checkpoints from finishing.
 final class SQLiteStatementReader: @unchecked Sendable {
-    // `handle` and `statements` are touched only on `thread`'s one thread, one read at a time.
-    private let handle: OpaquePointer
+    // `statements` is touched only on the connection's thread, one read at a time.
+    private let connection: SQLiteThreadConnection
     private var statements: [String: Prepared] = [:]
-    private let thread: NIOThreadPool
-    private let closed = Atomic<Bool>(false)
+    private var handle: OpaquePointer { connection.handle }
     /// Most statements kept; reads whose text varies (an `IN (?, ?, …)` list) would grow it, so
     /// past this it starts over.
     private let capacity = 256
@@ -29,24 +26,21 @@ final class SQLiteStatementReader: @unchecked Sendable {
         }
     }
 
-    private init(handle: OpaquePointer, thread: NIOThreadPool) {
-        self.handle = handle
-        self.thread = thread
+    private init(connection: SQLiteThreadConnection) {
+        self.connection = connection
     }
 
     static func open(path: String, cacheKiB: Int) async throws -> SQLiteStatementReader {
-        let (thread, connection) = try await SQLiteHandle.openOnOwnThread(
-            path: path, pragmas: ["PRAGMA busy_timeout=5000", "PRAGMA query_only=1", "PRAGMA cache_size=-\(cacheKiB)"])
-        return SQLiteStatementReader(handle: connection.handle, thread: thread)
+        SQLiteStatementReader(connection: try await SQLiteThreadConnection.open(
+            path: path, pragmas: ["PRAGMA busy_timeout=5000", "PRAGMA query_only=1", "PRAGMA cache_size=-\(cacheKiB)"]))
     }
 
     /// Runs a read written with `?` placeholders; `decode` runs on the reader's thread, row by row.
     func rows<T: Sendable>(_ sql: String, _ binds: [StoreValue], decode: @escaping @Sendable (StoreRow) throws -> T) async throws -> [T] {
-        try await thread.runIfActive { try self.read(sql, binds, decode) }
+        try await connection.run { try self.read(sql, binds, decode) }
     }
 
     private func read<T>(_ sql: String, _ binds: [StoreValue], _ decode: (StoreRow) throws -> T) throws -> [T] {
-        guard !closed.load(ordering: .acquiring) else { throw SQLiteCallError(code: SQLITE_MISUSE, message: "the store is closed") }
         let prepared = try self.prepared(sql)
         let statement = prepared.statement
         defer {
@@ -67,14 +61,16 @@ final class SQLiteStatementReader: @unchecked Sendable {
     private func prepared(_ sql: String) throws -> Prepared {
         if let found = statements[sql] { return found }
         if statements.count >= capacity {
-            for found in statements.values { sqlite_nio_sqlite3_finalize(found.statement) }
+            connection.finalizeAll()
             statements.removeAll()
         }
-        let statement = try SQLiteHandle.prepare(handle, sql)
+        let statement = try connection.prepare(sql)
         let count = Int(sqlite_nio_sqlite3_column_count(statement))
         var names: [String: Int] = [:]
-        for index in 0..<count where names[String(cString: sqlite_nio_sqlite3_column_name(statement, Int32(index)))] == nil {
-            names[String(cString: sqlite_nio_sqlite3_column_name(statement, Int32(index)))] = index
+        for index in 0..<count {
+            // The first column of a name wins, as SQLKit's rows read it.
+            let name = String(cString: sqlite_nio_sqlite3_column_name(statement, Int32(index)))
+            if names[name] == nil { names[name] = index }
         }
         let prepared = Prepared(statement: statement, columns: SQLiteColumns(count: count, index: names))
         statements[sql] = prepared
@@ -100,21 +96,7 @@ final class SQLiteStatementReader: @unchecked Sendable {
     }
 
     func close() async {
-        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        _ = try? await thread.runIfActive {
-            for found in self.statements.values { sqlite_nio_sqlite3_finalize(found.statement) }
-            self.statements.removeAll()
-            sqlite_nio_sqlite3_close_v2(self.handle)
-        }
-        try? await thread.shutdownGracefully()
-    }
-
-    deinit {
-        if !closed.load(ordering: .acquiring) {
-            for found in statements.values { sqlite_nio_sqlite3_finalize(found.statement) }
-            sqlite_nio_sqlite3_close_v2(handle)
-            thread.shutdownGracefully { _ in }
-        }
+        await connection.close()
     }
 }
 
