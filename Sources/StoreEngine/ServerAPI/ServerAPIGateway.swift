@@ -80,6 +80,8 @@ public final class ServerAPIGateway: Sendable {
 
     func key(_ id: String) async throws -> APIKeyRecord? {
         guard id.count <= 64, !store.revokedKeys.isRevoked(id) else { return nil }
+        // The cache's age is real time, not the store's clock: it bounds how long another
+        // instance's key change takes to reach this one, which a world's time jump must not stretch.
         let now = Date().timeIntervalSince1970
         if let cached = state.withLock({ $0.keys[id] }), now - cached.readAt < Self.keyCacheSeconds { return cached.record }
         guard let stored = try await store.database.apiKey(id: id) else {
