@@ -30,6 +30,9 @@ struct FamilyState: Sendable {
     var copyRecords: [Int64: TransactionRecord] = [:]
     /// "member␟bundle␟purchaser original ID" → the member's copy-chain original ID.
     var copyChains: [String: Int64] = [:]
+    /// A member's copy-chain original ID → the purchaser's original ID it mirrors (the renewal
+    /// info of the member's notifications is the purchaser's chain as the member sees it).
+    var sourceOfCopyChain: [Int64: Int64] = [:]
 
     func members(of group: String) -> [String] {
         groupOf.filter { $0.value == group }.map(\.key).sorted()
@@ -43,6 +46,7 @@ struct FamilyState: Sendable {
         copiesBySource[copy.sourceId, default: []].append(copy)
         copyRecords[copy.copyId] = record
         copyChains[Self.chainKey(member: copy.member, bundleId: copy.bundleId, sourceOriginalId: copy.sourceOriginalId)] = copy.copyOriginalId
+        sourceOfCopyChain[copy.copyOriginalId] = copy.sourceOriginalId
     }
 
     var allCopies: [FamilyCopy] { copiesBySource.values.flatMap { $0 } }

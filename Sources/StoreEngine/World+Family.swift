@@ -11,8 +11,12 @@ import StoreStorage
 /// when the purchaser or the member leaves the group; a member who joins gets copies of what the
 /// others' purchases still grant.
 ///
-/// Grants emit no event of their own: Apple documents REVOKE for family members losing access,
-/// and nothing specific for gaining it (the member's device sees the copy in `Transaction.updates`).
+/// Each member's copy gets App Store Server Notifications of its own, after the purchaser's and
+/// with the member's transaction (`FamilySharingRules.memberNotification` says which): a shared
+/// purchase or renewal mirrors the purchaser's event when the copy is made (`shareWithFamily`),
+/// and an event on the purchaser's current transaction (renewal status, billing) mirrors to the
+/// copies of it at once (`emitForFamilyCopies`, from `emit`). Losing access is REVOKE. A member
+/// who joins later gets copies and no notification: Apple documents none for it.
 extension World {
     /// Called after a purchase or renewal of `record` was added to `batch`.
     func shareWithFamily(_ record: TransactionRecord, product: CatalogProduct, app: StoreApp, in batch: inout WriteBatch) throws {
@@ -20,9 +24,51 @@ extension World {
         let state = family
         guard state.loaded, let group = state.groupOf[record.customer] else { return }
         let source = try PayloadCoding.decoder.decode(TransactionPayload.self, from: Data(record.payload.utf8))
+        // The purchaser's notification for this transaction, emitted just before: each member's copy gets its own.
+        let event = batch.events.last { $0.transactionId == record.id && $0.customer == record.customer && $0.bundleId == record.bundleId }
         for member in state.members(of: group) where member != record.customer {
-            try makeCopy(of: source, from: record, kind: product.kind, for: member, in: &batch)
+            guard let copy = try makeCopy(of: source, from: record, kind: product.kind, for: member, in: &batch), let event else { continue }
+            emitForMember(copy, mirroring: event.type, event.subtype, atMs: event.atMs, in: &batch)
         }
+    }
+
+    /// Called by `emit` for each purchaser's event: the members' standing copies of
+    /// `transactionId` get the notification Apple sends members for it, if any. A new
+    /// transaction has no copies yet; `shareWithFamily` mirrors its event when it makes them.
+    func emitForFamilyCopies(_ type: String, _ subtype: String?, of transactionId: Int64?, atMs: Int64, in batch: inout WriteBatch) {
+        guard let transactionId, FamilySharingRules.notifiesMembers(type) else { return }
+        let state = family
+        guard state.loaded, let copies = state.copiesBySource[transactionId] else { return }
+        for copy in copies {
+            guard let current = batch.transactions.last(where: { $0.id == copy.copyId }) ?? state.copyRecords[copy.copyId],
+                  current.revokedMs == nil
+            else { continue }
+            emitForMember(copy, mirroring: type, subtype, atMs: atMs, in: &batch)
+        }
+    }
+
+    /// The member's notification for the purchaser's `type`/`subtype`, carrying the member's copy.
+    private func emitForMember(_ copy: FamilyCopy, mirroring type: String, _ subtype: String?, atMs: Int64, in batch: inout WriteBatch) {
+        guard let mirrored = FamilySharingRules.memberNotification(
+            type: type, subtype: subtype, startsMemberChain: copy.copyOriginalId == copy.copyId)
+        else { return }
+        emit(mirrored.type, mirrored.subtype, key: CustomerKey(bundleId: copy.bundleId, customer: copy.member),
+             transactionId: copy.copyId, atMs: atMs, in: &batch)
+    }
+
+    /// The purchaser's subscription as the member holding `record` (a copy) sees it, as it stood
+    /// at event `seq`: the renewal info and status of the member's notifications. Nil for
+    /// anything but a subscription copy, or when the purchaser's chain is not in memory.
+    func familyMemberChain(of record: TransactionRecord, snapshot: (Int64) -> SubscriptionChain?) -> SubscriptionChain? {
+        guard record.ownership == InAppOwnershipType.familyShared.rawValue,
+              record.productKind == ProductKind.autoRenewable.rawValue,
+              let sourceOriginalId = family.sourceOfCopyChain[record.originalId],
+              let source = snapshot(sourceOriginalId),
+              let payload = decided.payloads[record.seq] ?? (try? TransactionPayload(json: Array(record.payload.utf8)))
+        else { return nil }
+        return FamilySharingRules.memberChain(
+            of: source, member: record.customer, copyOriginalId: record.originalId, latestCopyId: record.id,
+            appTransactionId: payload.appTransactionId, copyRevoked: record.revokedMs != nil)
     }
 
     /// Called after `record` was refunded or revoked in `batch`: the copies of it go too, with the
@@ -38,9 +84,11 @@ extension World {
 
     // MARK: Copies
 
-    func makeCopy(of source: TransactionPayload, from record: TransactionRecord, kind: ProductKind, for member: String, in batch: inout WriteBatch) throws {
+    /// Makes the member's copy of `record`; nil when the member has one already.
+    @discardableResult
+    func makeCopy(of source: TransactionPayload, from record: TransactionRecord, kind: ProductKind, for member: String, in batch: inout WriteBatch) throws -> FamilyCopy? {
         let state = family
-        if state.copiesBySource[record.id]?.contains(where: { $0.member == member }) == true { return }
+        if state.copiesBySource[record.id]?.contains(where: { $0.member == member }) == true { return nil }
         let chainKey = FamilyState.chainKey(member: member, bundleId: record.bundleId, sourceOriginalId: record.originalId)
         let copyId = env.identifiers.nextId()
         let originalId = kind == .autoRenewable ? (state.copyChains[chainKey] ?? copyId) : copyId
@@ -56,6 +104,7 @@ extension World {
             world: id, kind: FamilyCopy.recordKind, key: String(copyId),
             value: String(decoding: try PayloadCoding.encoder.encode(copy), as: UTF8.self)))
         updateFamily { $0.add(copy, record: stored) }
+        return copy
     }
 
     /// Revokes a copy that still stands: not revoked (a copy refunded on its own stays as it is).

@@ -67,7 +67,11 @@ extension World {
             transactionJSON = String(decoding: payload.jsonBytes, as: UTF8.self)
         }
         let originalId = event.originalId ?? record?.originalId
-        let chain = originalId.flatMap { chainSnapshot($0, before: event.seq, in: batch) }
+        var chain = originalId.flatMap { chainSnapshot($0, before: event.seq, in: batch) }
+        if chain == nil, let record {
+            // A family member's copy: the purchaser's subscription as the member sees it.
+            chain = familyMemberChain(of: record) { chainSnapshot($0, before: event.seq, in: batch) }
+        }
         var renewalJSON: String?
         if let chain {
             let info = RenewalInfoView.payload(

@@ -331,6 +331,8 @@ actor World {
         batch.events.append(EventRecord(
             seq: env.identifiers.nextSeq(), world: id, bundleId: key.bundleId, customer: key.customer, type: type,
             subtype: subtype, transactionId: transactionId, originalId: chain?.originalTransactionId, atMs: atMs))
+        // Family members' copies of the transaction get their own notification, after this one (World+Family).
+        emitForFamilyCopies(type, subtype, of: transactionId, atMs: atMs, in: &batch)
     }
 
     /// Makes a batch durable. Its App Store events become notifications in the same database

@@ -44,6 +44,64 @@ public enum FamilySharingRules {
         copy.revocationPercentage = nil
     }
 
+    /// The App Store Server Notification a member's copy gets when the purchaser's subscription
+    /// gets `type`/`subtype`, or nil when members get none for it. Each carries the member's own
+    /// transaction (and renewal info), `inAppOwnershipType` FAMILY_SHARED, after the purchaser's.
+    ///
+    /// - SUBSCRIBED and OFFER_REDEEMED: Apple DTS on the Developer Forums (thread 744155): "you will
+    ///   receive PURCHASED for the owner and FAMILY_SHARED for the" family members. The member's
+    ///   subtype is the member's own: INITIAL_BUY when the copy starts the member's copy chain
+    ///   (a new original transaction ID), RESUBSCRIBE when it continues one.
+    /// - DID_CHANGE_RENEWAL_STATUS: the same thread reports them arriving with FAMILY_SHARED.
+    /// - DID_FAIL_TO_RENEW and DID_RENEW (BILLING_RECOVERY is V2's DID_RECOVER): Apple's
+    ///   "Updates to App Store server notifications" (2021): sent "for each family member"; a plain
+    ///   DID_RENEW gives each member a new transaction the same way, so it is sent too.
+    /// Apple documents nothing for members on the other types (EXPIRED, GRACE_PERIOD_EXPIRED,
+    /// DID_CHANGE_RENEWAL_PREF, PRICE_INCREASE, RENEWAL_EXTENDED, refunds) nor for one-time
+    /// purchases (ONE_TIME_CHARGE): none is sent. A member losing access gets REVOKE (`revoke`).
+    public static func memberNotification(type: String, subtype: String?, startsMemberChain: Bool) -> (type: String, subtype: String?)? {
+        switch type {
+        case "SUBSCRIBED", "OFFER_REDEEMED":
+            guard subtype == "INITIAL_BUY" || subtype == "RESUBSCRIBE" else { return (type, subtype) }
+            return (type, startsMemberChain ? "INITIAL_BUY" : "RESUBSCRIBE")
+        case "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS", "DID_FAIL_TO_RENEW":
+            return (type, subtype)
+        default:
+            return nil
+        }
+    }
+
+    /// Whether the purchaser's `type` notifications are mirrored to members at all (a cheap test
+    /// before looking for copies).
+    public static func notifiesMembers(_ type: String) -> Bool {
+        memberNotification(type: type, subtype: nil, startsMemberChain: false) != nil
+    }
+
+    /// The purchaser's subscription as a member sees it, for the renewal info and status of the
+    /// member's notifications: the member's copy chain (its original transaction ID, latest copy,
+    /// app transaction), `FAMILY_SHARED`, no app account token (the purchaser's own), and revoked
+    /// once the member's copy is.
+    public static func memberChain(
+        of source: SubscriptionChain, member: String, copyOriginalId: Int64, latestCopyId: Int64,
+        appTransactionId: String, copyRevoked: Bool
+    ) -> SubscriptionChain {
+        var chain = source
+        chain.customer = member
+        chain.originalTransactionId = copyOriginalId
+        chain.latestTransactionId = latestCopyId
+        chain.appTransactionId = appTransactionId
+        chain.appAccountToken = nil
+        chain.ownership = .familyShared
+        chain.sharedFromOriginalId = source.originalTransactionId
+        chain.nextEvent = nil
+        chain.nextEventMs = nil
+        if copyRevoked {
+            chain.state = .revoked
+            chain.autoRenewEnabled = false
+        }
+        return chain
+    }
+
     /// Whether a purchaser's transaction still gives access, so a member joining now gets a copy:
     /// non-consumables until refunded, subscriptions for the period not yet over.
     public static func grantsAccess(_ transaction: OwnedTransaction, nowMs: Int64) -> Bool {
