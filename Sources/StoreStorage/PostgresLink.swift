@@ -2,35 +2,58 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import SQLKit
 
 /// One PostgreSQL connection that reopens itself: after the server restarts or the network drops,
-/// the next use connects again, so the store recovers without being restarted.
-actor PostgresLink {
+/// the next use connects again, so the store recovers without being restarted. Public so the
+/// subscription backend's connections recover the same way.
+public actor PostgresLink {
+    /// What every new connection runs before its first use (the backend's `SET search_path`): a
+    /// reopened connection is a new session, which keeps none of the old one's settings.
+    public typealias Setup = @Sendable (PostgresConnection) async throws -> Void
+
     private let configuration: PostgresConnection.Configuration
     private let location: DatabaseURL.PostgresLocation
     private let logger: Logger
     private let id: Int
+    private let setup: Setup?
     private var current: PostgresConnection?
     private var connecting: Task<PostgresConnection, any Error>?
 
-    init(configuration: PostgresConnection.Configuration, location: DatabaseURL.PostgresLocation, id: Int, logger: Logger) {
+    init(configuration: PostgresConnection.Configuration, location: DatabaseURL.PostgresLocation, id: Int, logger: Logger,
+         setup: Setup? = nil) {
         self.configuration = configuration
         self.location = location
         self.id = id
         self.logger = logger
+        self.setup = setup
+    }
+
+    /// A link to `location` that connects on first use.
+    public init(location: DatabaseURL.PostgresLocation, id: Int, logger: Logger, setup: Setup? = nil) throws {
+        self.init(configuration: try location.connectionConfiguration(), location: location, id: id, logger: logger, setup: setup)
     }
 
     /// The open connection, connecting first when there is none (concurrent callers share one attempt).
-    func connection() async throws -> PostgresConnection {
+    public func connection() async throws -> PostgresConnection {
         if let current, !current.isClosed { return current }
         if let connecting { return try await connecting.value }
-        let task = Task { [configuration, id, logger, location] in
+        let task = Task { [configuration, id, logger, location, setup] in
+            let connection: PostgresConnection
             do {
-                return try await PostgresConnection.connect(
+                connection = try await PostgresConnection.connect(
                     on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: id, logger: logger)
             } catch {
                 throw StorageUnavailable.unreachable(location, error)
             }
+            do {
+                try await setup?(connection)
+            } catch {
+                let lost = PostgresFailure.isConnectionLoss(error, connection: connection)
+                try? await connection.close()
+                throw lost ? StorageUnavailable.unreachable(location, error) : error
+            }
+            return connection
         }
         connecting = task
         defer { connecting = nil }
@@ -40,12 +63,25 @@ actor PostgresLink {
     }
 
     /// Drops a connection that failed, so the next use opens a new one.
-    func discard(_ connection: PostgresConnection) async {
+    public func discard(_ connection: PostgresConnection) async {
         if current === connection { current = nil }
         try? await connection.close()
     }
 
-    func close() async {
+    /// What a failed statement means to its caller: a lost connection is dropped (the next use
+    /// reconnects) and becomes `StorageUnavailable`, "try again later"; a statement's own error
+    /// stays as it is.
+    public func failure(_ error: any Error, on connection: PostgresConnection) async -> any Error {
+        guard PostgresFailure.isConnectionLoss(error, connection: connection) else { return error }
+        await discard(connection)
+        return error as? StorageUnavailable ?? StorageUnavailable.lost(location, error)
+    }
+
+    /// SQLKit's view of this link for statements that may run again: one that finds the
+    /// connection cut before any row came back runs once more on a new connection.
+    public nonisolated var sql: any SQLDatabase { PostgresLinkSQL(link: self, location: location, logger: logger) }
+
+    public func close() async {
         if let current { try? await current.close() }
         current = nil
     }
@@ -65,6 +101,11 @@ extension StorageUnavailable {
     static func unreachable(_ location: DatabaseURL.PostgresLocation, _ error: any Error) -> StorageUnavailable {
         StorageUnavailable(
             "cannot connect to PostgreSQL at \(location.host):\(location.port) (database \(location.database), user \(location.user)): \(PostgresFailure.describe(error))")
+    }
+
+    static func lost(_ location: DatabaseURL.PostgresLocation, _ error: any Error) -> StorageUnavailable {
+        StorageUnavailable(
+            "lost the connection to PostgreSQL at \(location.host):\(location.port) (database \(location.database)): \(PostgresFailure.describe(error))")
     }
 }
 

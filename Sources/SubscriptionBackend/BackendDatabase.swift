@@ -15,14 +15,16 @@ public final class BackendDatabase: Sendable {
     public enum Engine: String, Sendable { case sqlite, postgres }
 
     public let engine: Engine
+    /// The writer connection for statements outside `write` (a test drops its schema with it).
     let writeSQL: any SQLDatabase
     let readSQL: any SQLDatabase
-    private let begin: String
+    /// Begins a transaction on the writer connection; `write` runs the rest of it there.
+    private let begin: @Sendable () async throws -> BackendWriteConnection
     private let closeConnections: @Sendable () async -> Void
     private let lock = AsyncLock()
 
-    init(engine: Engine, writeSQL: any SQLDatabase, readSQL: any SQLDatabase, begin: String,
-         close: @escaping @Sendable () async -> Void) {
+    init(engine: Engine, writeSQL: any SQLDatabase, readSQL: any SQLDatabase,
+         begin: @escaping @Sendable () async throws -> BackendWriteConnection, close: @escaping @Sendable () async -> Void) {
         self.engine = engine
         self.writeSQL = writeSQL
         self.readSQL = readSQL
@@ -65,7 +67,11 @@ public final class BackendDatabase: Sendable {
         try await writer.sql().raw("PRAGMA busy_timeout=5000").run()
         let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
         try await reader.sql().raw("PRAGMA busy_timeout=5000").run()
-        let database = BackendDatabase(engine: .sqlite, writeSQL: writer.sql(), readSQL: reader.sql(), begin: "BEGIN IMMEDIATE") {
+        let writeSQL = writer.sql()
+        let database = BackendDatabase(engine: .sqlite, writeSQL: writeSQL, readSQL: reader.sql(), begin: {
+            try await writeSQL.raw("BEGIN IMMEDIATE").run()
+            return BackendWriteConnection(sql: writeSQL)
+        }) {
             try? await writer.close()
             try? await reader.close()
         }
@@ -84,16 +90,15 @@ public final class BackendDatabase: Sendable {
     /// Runs `body` in one transaction, after every earlier write finished: committed entirely
     /// or not at all.
     func write<T: Sendable>(_ body: @Sendable (BackendTransaction) async throws -> T) async throws -> T {
-        let sql = writeSQL, begin = begin
+        let begin = begin
         return try await lock.run {
-            try await sql.raw(SQLQueryString(begin)).run()
+            let connection = try await begin()
             do {
-                let result = try await body(BackendTransaction(sql: sql))
-                try await sql.raw("COMMIT").run()
+                let result = try await body(BackendTransaction(sql: connection.sql))
+                try await connection.sql.raw("COMMIT").run()
                 return result
             } catch {
-                try? await sql.raw("ROLLBACK").run()
-                throw error
+                throw await connection.rollback(error)
             }
         }
     }

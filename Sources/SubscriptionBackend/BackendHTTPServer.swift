@@ -21,6 +21,7 @@ public struct BackendHTTPServer: Sendable {
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: BackendNotFoundMiddleware())
+        router.add(middleware: BackendUnavailableMiddleware())
         let backend = backend, reconciler = reconciler, dispatcher = dispatcher
         let token = backend.configuration.apiToken
 

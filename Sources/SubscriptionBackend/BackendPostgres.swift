@@ -1,45 +1,59 @@
-import Foundation
 import Logging
-import NIOPosix
-import NIOSSL
-import PostgresKit
 import PostgresNIO
 import SQLKit
 import StoreStorage
 
 /// The backend's PostgreSQL connections: one that writes and one that reads, as on SQLite, made
-/// from the store's `DatabaseURL` (same URL form, same TLS modes). A lost connection is not
-/// reopened yet: the backend then answers 5xx until it is restarted (docs/backend.md).
+/// from the store's `DatabaseURL` (same URL form, same TLS modes). Each is the store's
+/// `PostgresLink`, so a connection lost to a server restart or a network drop is opened again,
+/// with its `search_path`, on next use: the backend recovers by itself, and answers 503 while the
+/// server is away (docs/backend.md).
 enum BackendPostgres {
     static func open(_ location: DatabaseURL.PostgresLocation, schema: String?, logger: Logger) async throws -> BackendDatabase {
-        let configuration = try location.connectionConfiguration()
-        func connect(_ id: Int) async throws -> PostgresConnection {
-            do {
-                return try await PostgresConnection.connect(
-                    on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: id, logger: logger)
-            } catch {
-                // Named by host and port, never with the password.
-                throw BackendConfigurationError("cannot connect to PostgreSQL at \(location.host):\(location.port) (database \(location.database)): \(String(reflecting: error).prefix(300))")
-            }
-        }
-        let writer = try await connect(1)
-        let reader: PostgresConnection
-        do { reader = try await connect(2) } catch {
-            try? await writer.close()
-            throw error
-        }
+        var setup: PostgresLink.Setup?
         if let schema {
             guard schema.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), !schema.isEmpty else {
                 throw BackendConfigurationError("schema \(schema) must be letters, digits and _")
             }
-            try await writer.sql().raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
-            for connection in [writer, reader] {
-                try await connection.sql().raw("SET search_path TO \(ident: schema)").run()
-            }
+            setup = { connection in try await connection.sql().raw("SET search_path TO \(ident: schema)").run() }
         }
-        return BackendDatabase(engine: .postgres, writeSQL: writer.sql(), readSQL: reader.sql(), begin: "BEGIN") {
-            try? await writer.close()
-            try? await reader.close()
+        let writer = try PostgresLink(location: location, id: 1, logger: logger, setup: setup)
+        let reader = try PostgresLink(location: location, id: 2, logger: logger, setup: setup)
+        // Both connect now, so a wrong URL or an unreachable server stops the start at once.
+        do {
+            let connection = try await writer.connection()
+            if let schema {
+                try await connection.sql().raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
+            }
+            _ = try await reader.connection()
+        } catch {
+            await writer.close()
+            await reader.close()
+            // Its text names host, port and database, never the password.
+            if let unavailable = error as? StorageUnavailable { throw BackendConfigurationError(unavailable.description) }
+            throw error
+        }
+        return BackendDatabase(engine: .postgres, writeSQL: writer.sql, readSQL: reader.sql, begin: { try await begin(on: writer) }) {
+            await writer.close()
+            await reader.close()
+        }
+    }
+
+    /// BEGIN on the writer's connection of the moment. One found cut here (the server restarted
+    /// since the last write) is replaced once, as nothing of the write was sent yet; a loss later
+    /// in the transaction fails the write instead, since its COMMIT may have landed.
+    static func begin(on writer: PostgresLink, again: Bool = true) async throws -> BackendWriteConnection {
+        let connection = try await writer.connection()
+        do {
+            try await connection.sql().raw("BEGIN").run()
+        } catch {
+            let failure = await writer.failure(error, on: connection)
+            guard again, failure is StorageUnavailable else { throw failure }
+            return try await begin(on: writer, again: false)
+        }
+        return BackendWriteConnection(sql: connection.sql()) { error in
+            if !connection.isClosed { try? await connection.sql().raw("ROLLBACK").run() }
+            return await writer.failure(error, on: connection)
         }
     }
 }
