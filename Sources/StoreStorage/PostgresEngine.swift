@@ -78,7 +78,7 @@ final class PostgresEngine: Sendable {
                 }
                 return out
             } catch {
-                let failure = await failure(error, on: connection, link: link)
+                let failure = await link.failure(error, on: connection)
                 if attempt == 1, failure is StorageUnavailable { continue }
                 throw failure
             }
@@ -96,7 +96,7 @@ final class PostgresEngine: Sendable {
             do {
                 try await connection.query("BEGIN", logger: logger)
             } catch {
-                let failure = await failure(error, on: connection, link: writer)
+                let failure = await writer.failure(error, on: connection)
                 if attempt == 1, failure is StorageUnavailable { continue }
                 throw failure
             }
@@ -109,7 +109,7 @@ final class PostgresEngine: Sendable {
                     throw error
                 }
             } catch {
-                throw await failure(error, on: connection, link: writer)
+                throw await writer.failure(error, on: connection)
             }
             return
         }
@@ -123,16 +123,6 @@ final class PostgresEngine: Sendable {
         try await transaction { (connection: PostgresConnection) in
             try await PostgresBatch.write(batch, on: connection, logger: self.logger)
         }
-    }
-
-    /// A lost connection becomes `StorageUnavailable` (and is dropped, so the next call reconnects);
-    /// a statement's own error stays as it is.
-    func failure(_ error: any Error, on connection: PostgresConnection, link: PostgresLink) async -> any Error {
-        guard PostgresFailure.isConnectionLoss(error, connection: connection) else { return error }
-        await link.discard(connection)
-        if let unavailable = error as? StorageUnavailable { return unavailable }
-        return StorageUnavailable(
-            "lost the connection to PostgreSQL at \(location.host):\(location.port): \(PostgresFailure.describe(error))")
     }
 
     /// `?` placeholders as PostgreSQL's `$1, $2, …` (outside quoted text).
