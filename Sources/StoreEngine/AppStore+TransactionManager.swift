@@ -116,15 +116,22 @@ extension AppStore {
         try await self.world(world).clearTransactions(bundleId: app.bundleId, customer: customer)
     }
 
-    /// Every subscription group the customer has subscribed to in the app, with its status.
+    /// Every subscription group the customer has subscribed to in the app, with its status: the
+    /// customer's own subscriptions, then those shared with them by their family (`FAMILY_SHARED`).
     public func subscriptionStatuses(bundleId: String, customer: String, world: String = AppStore.defaultWorld) async throws -> [SubscriptionStatusItem] {
         let app = try app(bundleId)
         let world = try await self.world(world)
-        let chains = try await world.chains(bundleId: app.bundleId, customer: customer)
+        var held: [(chain: SubscriptionChain, latest: TransactionRecord?)] = []
+        for chain in try await world.chains(bundleId: app.bundleId, customer: customer) {
+            held.append((chain, try await world.transactionRecord(chain.latestTransactionId)))
+        }
+        for shared in try await world.familySharedChains(bundleId: app.bundleId, customer: customer) {
+            held.append((shared.chain, shared.latest))
+        }
         let now = await world.nowMs()
         var items: [SubscriptionStatusItem] = []
-        for chain in chains {
-            guard let record = try await world.transactionRecord(chain.latestTransactionId) else { continue }
+        for (chain, record) in held {
+            guard let record else { continue }
             items.append(SubscriptionStatusItem(
                 groupId: chain.groupId, status: chain.status, originalTransactionId: String(chain.originalTransactionId),
                 transaction: try sign(record, nowMs: now), renewalInfo: try signRenewalInfo(chain, nowMs: now)))

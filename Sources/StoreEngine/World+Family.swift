@@ -71,6 +71,30 @@ extension World {
             appTransactionId: payload.appTransactionId, copyRevoked: record.revokedMs != nil)
     }
 
+    /// The subscriptions `customer` holds through Family Sharing in the app, as the customer sees
+    /// them: one per purchaser's subscription, with the member's latest copy. Apple lists these in
+    /// Get All Subscription Statuses beside the customer's own ("an entry for each entitlement
+    /// the user has … a personal purchase as well as a family-shared purchase", DTS, Apple
+    /// Developer Forums 731683), and StoreKit's `SubscriptionInfo.status` holds one per member.
+    func familySharedChains(bundleId: String, customer: String) async throws -> [(chain: SubscriptionChain, latest: TransactionRecord)] {
+        try await ensureFamiliesLoaded()
+        var latestOfChain: [Int64: FamilyCopy] = [:]
+        for copy in family.allCopies where copy.member == customer && copy.bundleId == bundleId {
+            guard family.copyRecords[copy.copyId]?.productKind == ProductKind.autoRenewable.rawValue else { continue }
+            if let seen = latestOfChain[copy.copyOriginalId], seen.copyId > copy.copyId { continue }
+            latestOfChain[copy.copyOriginalId] = copy
+        }
+        var shared: [(chain: SubscriptionChain, latest: TransactionRecord)] = []
+        for (_, copy) in latestOfChain.sorted(by: { $0.key < $1.key }) {
+            _ = try await history(CustomerKey(bundleId: bundleId, customer: copy.sourceCustomer))
+            guard let record = try await transactionRecord(copy.copyId),
+                  let chain = familyMemberChain(of: record, snapshot: { self.chains[$0] })
+            else { continue }
+            shared.append((chain, record))
+        }
+        return shared
+    }
+
     /// Called after `record` was refunded or revoked in `batch`: the copies of it go too, with the
     /// purchaser's revocation reason.
     func revokeFamilyCopies(of record: TransactionRecord, at nowMs: Int64, in batch: inout WriteBatch) throws {
