@@ -133,6 +133,12 @@ extension ManagePages {
                 html.element("label", [("for", "mg-ri-\(item.originalTransactionId)"), ("class", "mg-muted")], text: "signedRenewalInfo (JWS)")
                 html.element("textarea", [("id", "mg-ri-\(item.originalTransactionId)"), ("class", "mg-jws"), ("readonly", ""), ("data-copy", ""),
                                           ("aria-label", "signedRenewalInfo of \(item.originalTransactionId)")], text: item.renewalInfo.jws)
+                if latest.inAppOwnershipType == .familyShared {
+                    // A member's copy follows the purchaser's subscription: the actions belong there.
+                    html.element("p", [("class", "mg-muted")],
+                                 text: "Shared through Family Sharing: it follows the purchaser's subscription; act on theirs.")
+                    return
+                }
                 html.element("div", [("class", "mg-actions"), ("role", "group"), ("aria-label", "Actions on subscription \(item.originalTransactionId)")]) {
                     let on = [("transactionId", id)]
                     ManageForm.button(html, "renew", "Force renew", name: "Force renewal of \(item.originalTransactionId)", query: query, back: back, fields: on)
