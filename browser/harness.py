@@ -140,7 +140,10 @@ def emulate_color_scheme(driver: WebDriver, scheme: str) -> None:
 
 
 def wait(driver: WebDriver, timeout: float = WAIT) -> WebDriverWait:
-    return WebDriverWait(driver, timeout, poll_frequency=0.1)
+    """A wait that polls again when the page replaced an element the condition was reading: a
+    page update can land between finding an element and reading it (a stale reference is "not yet")."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    return WebDriverWait(driver, timeout, poll_frequency=0.1, ignored_exceptions=[StaleElementReferenceException])
 
 
 def wait_for(driver: WebDriver, condition, what: str, timeout: float = WAIT):
