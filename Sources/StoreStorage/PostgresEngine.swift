@@ -60,7 +60,7 @@ final class PostgresEngine: Sendable {
     /// A reader, chosen at random so concurrent reads spread over the connections.
     var reader: PostgresLink { readers.randomElement()! }
 
-    var readSQL: any SQLDatabase { PostgresLinkSQL(link: reader, location: location, logger: logger) }
+    var readSQL: any SQLDatabase { reader.sql }
 
     /// Runs a read with `?` placeholders and decodes each row. A read that finds its connection
     /// cut (the server restarted since the last query) runs once more on a new one.
@@ -87,31 +87,15 @@ final class PostgresEngine: Sendable {
     }
 
     /// Runs `body` inside BEGIN … COMMIT on the writer connection; rolls back when it throws.
-    /// When the connection turns out cut at BEGIN (nothing of the write was sent yet), it runs
-    /// once more on a new connection; a loss after that is reported, never retried, since the
-    /// COMMIT may have landed.
+    /// A connection found cut at BEGIN is replaced once; a loss after that is reported, never
+    /// retried, since the COMMIT may have landed (`PostgresLink.begin`, `abandon`).
     func transaction(_ body: (PostgresConnection) async throws -> Void) async throws {
-        for attempt in 1...2 {
-            let connection = try await writer.connection()
-            do {
-                try await connection.query("BEGIN", logger: logger)
-            } catch {
-                let failure = await writer.failure(error, on: connection)
-                if attempt == 1, failure is StorageUnavailable { continue }
-                throw failure
-            }
-            do {
-                do {
-                    try await body(connection)
-                    try await connection.query("COMMIT", logger: logger)
-                } catch {
-                    if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
-                    throw error
-                }
-            } catch {
-                throw await writer.failure(error, on: connection)
-            }
-            return
+        let connection = try await writer.begin()
+        do {
+            try await body(connection)
+            try await connection.query("COMMIT", logger: logger)
+        } catch {
+            throw await writer.abandon(connection, after: error)
         }
     }
 
@@ -148,8 +132,7 @@ final class PostgresEngine: Sendable {
 /// with PostgreSQL's dialect (`$n` binds) and the same reconnect-on-loss rule.
 struct PostgresLinkSQL: SQLDatabase {
     let link: PostgresLink
-    let location: DatabaseURL.PostgresLocation
-    let logger: Logger
+    var logger: Logger { link.logger }
 
     var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
     var dialect: any SQLDialect { PostgresDialect() }
@@ -170,12 +153,10 @@ struct PostgresLinkSQL: SQLDatabase {
                 }
                 return
             } catch {
-                guard PostgresFailure.isConnectionLoss(error, connection: connection) else { throw error }
-                await link.discard(connection)
-                // Again only when no row reached the caller yet.
-                if attempt == 1 && delivered.value == 0 { continue }
-                throw StorageUnavailable(
-                    "lost the connection to PostgreSQL at \(location.host):\(location.port): \(PostgresFailure.describe(error))")
+                let failure = await link.failure(error, on: connection)
+                // Again only when the connection was lost and no row reached the caller yet.
+                if attempt == 1, failure is StorageUnavailable, delivered.value == 0 { continue }
+                throw failure
             }
         }
     }

@@ -14,7 +14,7 @@ public actor PostgresLink {
 
     private let configuration: PostgresConnection.Configuration
     private let location: DatabaseURL.PostgresLocation
-    private let logger: Logger
+    nonisolated let logger: Logger
     private let id: Int
     private let setup: Setup?
     private var current: PostgresConnection?
@@ -77,9 +77,35 @@ public actor PostgresLink {
         return error as? StorageUnavailable ?? StorageUnavailable.lost(location, error)
     }
 
+    /// BEGIN on the connection of the moment. One found cut here (the server restarted since the
+    /// last write) is replaced once, as nothing of the transaction was sent yet; a loss later fails
+    /// the transaction instead (`abandon`), since its COMMIT may have landed.
+    public func begin() async throws -> PostgresConnection {
+        for attempt in 1...2 {
+            let connection = try await connection()
+            do {
+                try await connection.query("BEGIN", logger: logger)
+                return connection
+            } catch {
+                let failure = await failure(error, on: connection)
+                if attempt == 1, failure is StorageUnavailable { continue }
+                throw failure
+            }
+        }
+        preconditionFailure("unreachable")
+    }
+
+    /// Ends a transaction from `begin()` that failed with `error`: ROLLBACK unless the connection
+    /// is closed (PostgresNIO never answers a query sent on a closed one), then what the failure
+    /// means to the caller (`failure`).
+    public func abandon(_ connection: PostgresConnection, after error: any Error) async -> any Error {
+        if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
+        return await failure(error, on: connection)
+    }
+
     /// SQLKit's view of this link for statements that may run again: one that finds the
     /// connection cut before any row came back runs once more on a new connection.
-    public nonisolated var sql: any SQLDatabase { PostgresLinkSQL(link: self, location: location, logger: logger) }
+    public nonisolated var sql: any SQLDatabase { PostgresLinkSQL(link: self) }
 
     public func close() async {
         if let current { try? await current.close() }

@@ -39,21 +39,10 @@ enum BackendPostgres {
         }
     }
 
-    /// BEGIN on the writer's connection of the moment. One found cut here (the server restarted
-    /// since the last write) is replaced once, as nothing of the write was sent yet; a loss later
-    /// in the transaction fails the write instead, since its COMMIT may have landed.
-    static func begin(on writer: PostgresLink, again: Bool = true) async throws -> BackendWriteConnection {
-        let connection = try await writer.connection()
-        do {
-            try await connection.sql().raw("BEGIN").run()
-        } catch {
-            let failure = await writer.failure(error, on: connection)
-            guard again, failure is StorageUnavailable else { throw failure }
-            return try await begin(on: writer, again: false)
-        }
-        return BackendWriteConnection(sql: connection.sql()) { error in
-            if !connection.isClosed { try? await connection.sql().raw("ROLLBACK").run() }
-            return await writer.failure(error, on: connection)
-        }
+    /// A write transaction on the writer's connection of the moment: a connection found cut at
+    /// BEGIN is replaced once, a loss later fails the write (`PostgresLink.begin`, `abandon`).
+    static func begin(on writer: PostgresLink) async throws -> BackendWriteConnection {
+        let connection = try await writer.begin()
+        return BackendWriteConnection(sql: connection.sql()) { error in await writer.abandon(connection, after: error) }
     }
 }
