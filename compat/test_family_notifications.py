@@ -12,12 +12,12 @@ import json
 import uuid
 from pathlib import Path
 
-import requests
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.InAppOwnershipType import InAppOwnershipType
 
 from notification_receiver import Receiver
 from openstore_harness import FIXTURES, CatalogApp, ServerProcess, StoreClient, make_verifier, openstore_bin
+from test_notifications import admin, set_url
 
 BUNDLE = "com.example.family.notify"
 WEEKLY = "compat.news.weekly"  # P1W, no introductory offer
@@ -36,21 +36,13 @@ def shareable_catalog(tmp: Path) -> Path:
     return path
 
 
-def admin(server: ServerProcess, method: str, path: str, body=None) -> dict:
-    r = requests.request(method, server.base_url + "/admin/v1/worlds/default" + path, json=body, timeout=30)
-    assert r.status_code == 200, f"{method} {path} → {r.status_code} {r.text}"
-    return r.json()
-
-
 def test_a_family_member_gets_notifications_of_its_own(tmp_path):
     server = ServerProcess(openstore_bin(), data_dir=tmp_path / "data", log_path=tmp_path / "server.log",
                            apps=[CatalogApp(shareable_catalog(tmp_path), BUNDLE, app_apple_id=APPLE_ID,
                                             environment="Sandbox")]).start()
     receiver = Receiver()
     try:
-        done = server.run_cli("app", "set-notification-url", "--bundle-id", BUNDLE, "--url", receiver.url,
-                              "--environment", "Sandbox", "--server", server.base_url)
-        assert done.returncode == 0, done.stderr.decode() + done.stdout.decode()
+        set_url(server, BUNDLE, receiver.url, "Sandbox")
         store = StoreClient(server.base_url, server)
         organizer, member = f"org-{uuid.uuid4().hex[:6]}", f"kid-{uuid.uuid4().hex[:6]}"
         group = f"fam-{uuid.uuid4().hex[:6]}"
