@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "StoreViews", targets: ["StoreViews"]),
         .library(name: "StoreKitTypes", targets: ["StoreKitTypes"]),
         .library(name: "OpenStoreKit", targets: ["OpenStoreKit"]),
+        .library(name: "StoreKit", targets: ["StoreKit"]),
+        .library(name: "StoreKitTest", targets: ["StoreKitTest"]),
         .library(name: "SubscriptionBackend", targets: ["SubscriptionBackend"]),
         .executable(name: "storekit-example", targets: ["storekit-example"]),
     ],
@@ -82,6 +84,14 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
+        // `import StoreKit` on Linux: re-exports OpenStoreKit and Foundation, plus the original
+        // In-App Purchase API (SKProductsRequest, SKPaymentQueue, the app receipt) over it.
+        .target(name: "StoreKit", dependencies: ["OpenStoreKit"], swiftSettings: strict),
+        // SKTestSession: an isolated store in the test's own process, one per session. The only
+        // client-side module that may import the engine, because it hosts the store.
+        .target(name: "StoreKitTest", dependencies: [
+            "StoreKit", "OpenStoreKit", "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage",
         ], swiftSettings: strict),
         // The developer's side: ingests notifications, keeps customer info, reconciles through the
         // Server API, sends webhooks. Knows only what a developer's server can know (never the engine).
