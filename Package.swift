@@ -42,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
+        // The bottom: small shared infrastructure several modules use (the one wake primitive).
+        .target(name: "StoreShared", swiftSettings: strict),
         // Apple's wire types and the .storekit catalog. Foundation only.
         .target(name: "StoreModel", swiftSettings: strict),
         // JWS ES256 with x5c, the certificate authority, JWT auth.
@@ -64,11 +66,11 @@ let package = Package(
         ], swiftSettings: strict),
         // The App Store's rules. Rules are pure; `AppStore` applies them to storage and signs.
         .target(name: "StoreEngine", dependencies: [
-            "StoreModel", "StoreSigning", "StoreStorage",
+            "StoreModel", "StoreSigning", "StoreStorage", "StoreShared",
         ], swiftSettings: strict),
         // App Store Server Notifications V2: delivery from the outbox, retries on the world clock.
         .target(name: "StoreNotifications", dependencies: [
-            "StoreEngine",
+            "StoreEngine", "StoreShared",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -96,7 +98,7 @@ let package = Package(
         // The developer's side: ingests notifications, keeps customer info, reconciles through the
         // Server API, sends webhooks. Knows only what a developer's server can know (never the engine).
         .target(name: "SubscriptionBackend", dependencies: [
-            "StoreModel", "StoreSigning", "StoreViews", "StoreStorage",
+            "StoreModel", "StoreSigning", "StoreViews", "StoreStorage", "StoreShared",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "SQLiteKit", package: "sqlite-kit"),
@@ -157,6 +159,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ], swiftSettings: strict),
+        .testTarget(name: "StoreSharedTests", dependencies: ["StoreShared"], swiftSettings: strict),
         .testTarget(name: "StoreSigningTests", dependencies: ["StoreSigning", "StoreTestSupport"], swiftSettings: strict),
         .testTarget(name: "SubscriptionBackendTests", dependencies: [
             "SubscriptionBackend", "StoreModel", "StoreSigning", "StoreTestSupport", "StoreStorage",

@@ -87,6 +87,14 @@ extension BackendDatabase {
             .orderBy("nextAttemptMs").limit(limit).all(decoding: OutboxRow.self)
     }
 
+    /// The soonest next attempt of a pending webhook, if any: the dispatcher sleeps until then.
+    func nextOutboxAttemptMs() async throws -> Int64? {
+        try await readSQL.select()
+            .column(SQLAlias(SQLFunction("MIN", args: SQLIdentifier("nextAttemptMs")), as: SQLIdentifier("due")))
+            .from("bk_outbox").where("state", .equal, "pending")
+            .first(decodingColumn: "due", as: Int64?.self) ?? nil
+    }
+
     func outboxStates() async throws -> [String] {
         try await readSQL.select().column("state").from("bk_outbox").all(decodingColumn: "state", as: String.self)
     }

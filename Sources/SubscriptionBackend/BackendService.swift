@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Logging
+import StoreShared
 
 /// A running backend: its HTTP server, webhook deliveries and reconciliation (on start, then
 /// every `reconcileIntervalSeconds`). `openstore backend` runs one alone; `openstore serve` runs
@@ -28,21 +29,21 @@ public struct BackendService: Sendable {
     public func run(handlesSignals: Bool, onListening: @escaping @Sendable (Int) async -> Void) async throws {
         let settings = configuration
         let logger = logger
-        let wake = DispatcherWake()
+        let wake = WakeSignal()
         let backend = try SubscriptionBackend(
             configuration: settings, database: database, extraRootsDER: extraRootsDER, logger: logger,
-            onEvents: { wake.poke() })
-        let dispatcher = WebhookDispatcher(backend: backend, http: http)
-        wake.set(dispatcher)
+            onEvents: { wake.signal() })
+        let dispatcher = WebhookDispatcher(backend: backend, http: http, wake: wake)
         let reconciler = Reconciler(backend: backend, http: http)
         let server = BackendHTTPServer(backend: backend, reconciler: reconciler, dispatcher: dispatcher)
         let deliveries = Task { await dispatcher.run() }
         let interval = settings.reconcileIntervalSeconds
         // Reconciliation starts once the server listens, so a store in the same process that
         // waits for the backend's address is already answering the Server API.
-        let started = StartSignal()
+        let started = WakeSignal()
         let reconciling = Task {
             await started.wait()
+            guard !Task.isCancelled else { return }
             while !Task.isCancelled {
                 let report = await reconciler.reconcile()
                 logger.info("reconciled", metadata: [
@@ -62,7 +63,7 @@ public struct BackendService: Sendable {
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "openstore-backend"),
             onServerRunning: { channel in
                 await onListening(channel.localAddress?.port ?? settings.port)
-                started.fire()
+                started.signal()
             },
             logger: logger)
         if handlesSignals {
@@ -73,46 +74,5 @@ public struct BackendService: Sendable {
         reconciling.cancel()
         deliveries.cancel()
         _ = await (reconciling.value, deliveries.value)
-    }
-}
-
-/// Lets the backend wake the dispatcher, which is made after the backend.
-final class DispatcherWake: @unchecked Sendable {
-    private let lock = NSLock()
-    private var dispatcher: WebhookDispatcher?
-    func set(_ dispatcher: WebhookDispatcher) { lock.lock(); self.dispatcher = dispatcher; lock.unlock() }
-    func poke() { lock.lock(); let d = dispatcher; lock.unlock(); d?.poke() }
-}
-
-/// A one-shot gate: `wait` returns once `fire` was called (or the task is cancelled).
-final class StartSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var fired = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func fire() {
-        lock.lock()
-        fired = true
-        let pending = waiters
-        waiters = []
-        lock.unlock()
-        pending.forEach { $0.resume() }
-    }
-
-    func wait() async {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                lock.lock()
-                if fired {
-                    lock.unlock()
-                    continuation.resume()
-                } else {
-                    waiters.append(continuation)
-                    lock.unlock()
-                }
-            }
-        } onCancel: {
-            self.fire()
-        }
     }
 }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import Logging
+import StoreShared
 import NIOCore
 
 /// Delivers events from the durable outbox to the configured URLs. A delivery is done when the
@@ -10,37 +11,58 @@ import NIOCore
 public final class WebhookDispatcher: Sendable {
     let backend: SubscriptionBackend
     let http: HTTPClient
-    private let wake = WakeSignal()
+    private let wake: WakeSignal
 
-    public init(backend: SubscriptionBackend, http: HTTPClient) {
+    /// `wake`: the signal the backend pokes when it records events, made before the dispatcher.
+    public init(backend: SubscriptionBackend, http: HTTPClient, wake: WakeSignal = WakeSignal()) {
         self.backend = backend
         self.http = http
+        self.wake = wake
     }
 
     /// Starts a delivery round now instead of at the next poll.
     public func poke() { wake.signal() }
 
-    /// Runs until the task is cancelled: a round, then wait for a poke or half a second.
+    /// Runs until the task is cancelled: a round, then sleep until a poke (an event was
+    /// recorded) or the next retry is due. An idle backend does not poll (issue #27).
     public func run() async {
         while !Task.isCancelled {
+            var full = false
             do {
-                try await round()
+                full = try await round() == Self.roundSize
             } catch {
                 backend.logger.warning("webhook round failed", metadata: ["error": "\(error)"])
             }
-            await wake.wait(timeoutMs: 500)
+            if full { continue }  // more are due: the next round at once
+            await wake.wait(timeout: await untilNextAttempt())
         }
     }
 
-    /// Delivers every due outbox row once, oldest event first.
-    public func round() async throws {
+    /// Rows taken per round.
+    static let roundSize = 64
+    /// The longest sleep without a poke: a safety net for what no poke reports.
+    static let longestSleepMs: Int64 = 5_000
+
+    /// Until the next pending attempt is due, at most `longestSleepMs`. A row still due after a
+    /// round that was not full goes to a URL no longer configured: it waits the longest.
+    private func untilNextAttempt() async -> Duration {
+        guard let due = try? await backend.database.nextOutboxAttemptMs() else { return .milliseconds(Self.longestSleepMs) }
+        let wait = due - SubscriptionBackend.nowMs()
+        return .milliseconds(wait <= 0 ? Self.longestSleepMs : min(wait, Self.longestSleepMs))
+    }
+
+    /// Delivers every due outbox row once (at most `roundSize`), oldest event first; returns how
+    /// many rows were due.
+    @discardableResult
+    public func round() async throws -> Int {
         let now = SubscriptionBackend.nowMs()
-        let due = try await backend.database.dueOutbox(nowMs: now, limit: 64)
+        let due = try await backend.database.dueOutbox(nowMs: now, limit: Self.roundSize)
         for row in due {
             guard let target = backend.configuration.webhooks.first(where: { $0.url == row.url }) else { continue }
             guard let body = try await backend.database.eventBody(id: row.eventId) else { continue }
             try await deliver(row, body: body, target: target)
         }
+        return due.count
     }
 
     /// The bytes sent for an event: its JSON, or Slack's `{"text": …}` for a Slack URL.
@@ -113,42 +135,4 @@ public struct DeliveryLogEntry: Codable, Sendable, Equatable {
     public var httpStatus: Int?
     public var error: String?
     public var ok: Bool
-}
-
-/// Wakes a waiting delivery loop early; a signal while nobody waits is kept for the next wait.
-final class WakeSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var pending = false
-    private var waiter: CheckedContinuation<Void, Never>?
-
-    func signal() {
-        lock.lock()
-        if let waiter {
-            self.waiter = nil
-            lock.unlock()
-            waiter.resume()
-        } else {
-            pending = true
-            lock.unlock()
-        }
-    }
-
-    func wait(timeoutMs: Int) async {
-        let timer = Task { [weak self] in
-            try? await Task.sleep(nanoseconds: UInt64(timeoutMs) * 1_000_000)
-            self?.signal()
-        }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            lock.lock()
-            if pending {
-                pending = false
-                lock.unlock()
-                continuation.resume()
-            } else {
-                waiter = continuation
-                lock.unlock()
-            }
-        }
-        timer.cancel()
-    }
 }
