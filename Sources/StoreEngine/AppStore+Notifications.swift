@@ -132,6 +132,7 @@ extension AppStore {
         var batch = WriteBatch(events: [event])
         batch.notifications = [.emit(record)]
         try await database.write(batch)
+        worlds.env.outbox.signal()
         return token
     }
 }

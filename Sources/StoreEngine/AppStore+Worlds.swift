@@ -103,12 +103,16 @@ extension World {
             progress?(Double(step) / Double(steps))
         }
         try await catchUp()
+        schedulerWake.signal()
+        env.outbox.signal()  // retries the jump passed are due now
     }
 
     func setRate(_ rate: TimeRate) async throws {
         try await catchUp()
         settings.clock.setRate(rate, atReal: env.realNowMs())
         try await saveSettings()
+        schedulerWake.signal()  // the next event falls due at another real time
+        env.outbox.signal()
     }
 
     func reset() async throws {

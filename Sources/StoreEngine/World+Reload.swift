@@ -19,6 +19,7 @@ extension World {
     func discardMemory() {
         generation += 1
         needsReload = true
+        schedulerWake.signal()
         // The clock and switches go back at once: a refused jump did not happen.
         settings = savedSettings
         clearMemory()

@@ -75,6 +75,7 @@ extension World {
                     throw error
                 }
                 let database = env.database
+                let outbox = env.outbox
                 let ready = batch
                 committing = ready
                 // Announced once durable.
@@ -86,6 +87,7 @@ extension World {
                         throw error
                     }
                     feed.publish(reservation, ready.transactions)
+                    if !ready.notifications.isEmpty { outbox.signal() }
                 }
             }
             if let inFlight { try await inFlight.value }
@@ -304,10 +306,15 @@ extension World {
                     }
                     continue
                 }
-                try? await Task.sleep(for: .milliseconds(min(wait, 200)))
+                // Until the next event; sooner when one is scheduled before it, the clock changes or
+                // memory is read back (`schedulerWake`). The cap bounds what no signal reports.
+                await self.schedulerWake.wait(timeout: .milliseconds(min(wait, Self.longestSleepMs)))
             }
         }
     }
+
+    /// The longest the driver sleeps without a signal (an idle world wakes once a second).
+    static let longestSleepMs: Int64 = 1000
 
     func stopDriver() {
         driver?.cancel()
@@ -316,7 +323,7 @@ extension World {
 
     func millisecondsUntilNextEvent() -> Int64 {
         if needsReload { return 0 }
-        guard let next = agenda.next else { return 200 }
+        guard let next = agenda.next else { return Self.longestSleepMs }
         return settings.clock.realMs(atWorld: next.due) - env.realNowMs()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import StoreModel
+import StoreShared
 import StoreSigning
 import StoreStorage
 
@@ -15,6 +16,9 @@ struct WorldEnvironment: Sendable {
     var ownership: WorldOwnership?
     /// Where committed transaction changes are announced (`Transaction.updates`).
     var feed = TransactionFeed()
+    /// Signalled when notifications may have fallen due: a committed batch added some, or a
+    /// world's clock jumped. The delivery service sleeps on it instead of polling (issue #27).
+    var outbox = WakeSignal()
     /// The apps' notification URLs per world, cached for this store only.
     var notificationURLs = NotificationURLBook()
     /// How many customers each world keeps in memory (World+Eviction.swift).
@@ -51,6 +55,9 @@ actor World {
     var chainsLoaded: Set<CustomerKey> = []
     var agenda = EventAgenda()
     var driver: Task<Void, Never>?
+    /// Wakes the scheduler's driver when its next event moved earlier, the clock changed, or
+    /// memory must be read back, so it sleeps until its next event instead of polling.
+    let schedulerWake = WakeSignal()
     /// The catch-up in progress, if any (see `advance(to:)`).
     var advancing: Task<Void, any Error>?
     /// The last clock jump asked for: jumps run one after another (see `advanceClock`).
@@ -106,6 +113,8 @@ actor World {
     }
 
     func nowMs() -> Int64 { settings.clock.worldMs(atReal: env.realNowMs()) }
+    /// The real time at which the world's clock reads `worldMs`.
+    func realMs(atWorld worldMs: Int64) -> Int64 { settings.clock.realMs(atWorld: worldMs) }
 
     func app(_ bundleId: String) throws(StoreError) -> StoreApp {
         guard let app = env.apps[bundleId] else { throw .appNotFound("no app with bundle ID \(bundleId)") }
@@ -249,7 +258,14 @@ actor World {
         used(chain.customer)
         chains[chain.originalTransactionId] = chain
         chainIndex[ChainKey(bundleId: chain.bundleId, customer: chain.customer, groupId: chain.groupId)] = chain.originalTransactionId
-        if let due = chain.nextEventMs { agenda.push(due, chain.originalTransactionId) }
+        if let due = chain.nextEventMs { schedule(due, chain.originalTransactionId) }
+    }
+
+    /// Puts a chain's next event on the agenda; the driver wakes when it is now the soonest.
+    func schedule(_ due: Int64, _ originalId: Int64) {
+        let sooner = agenda.next.map { due < $0.due } ?? true
+        agenda.push(due, originalId)
+        if sooner { schedulerWake.signal() }
     }
 
     func chain(_ key: ChainKey) -> SubscriptionChain? {
@@ -267,7 +283,7 @@ actor World {
         // A new due time, or another event at the same time (a retry attempt and the grace period's
         // end can coincide), needs an agenda entry; the one that fired is already off the heap.
         if let due = chain.nextEventMs, previous == nil || due != previous?.nextEventMs || chain.nextEvent != previous?.nextEvent {
-            agenda.push(due, chain.originalTransactionId)
+            schedule(due, chain.originalTransactionId)
         }
         decided.chains[chain.version] = chain
         batch.subscriptions.append(SubscriptionRecord(
@@ -371,6 +387,7 @@ actor World {
             // Another write failed meanwhile: this batch left memory with the rest and may rest on it.
             try checkGeneration(epoch)
             try await env.database.write(batch)
+            if !batch.notifications.isEmpty { env.outbox.signal() }
         } catch {
             env.feed.abandon(reservation)
             if error is LeaseLost { env.ownership?.markLost(id, epoch: leaseEpoch) }

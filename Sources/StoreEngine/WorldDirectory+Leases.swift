@@ -61,6 +61,7 @@ extension WorldDirectory {
             env.feed.open(world: id, releasedUpTo: env.identifiers.current.seq)
             if runScheduler { await world.startDriver() }
             worlds[id] = world
+            env.outbox.signal()  // its last owner's undelivered notifications are due here now
             return world
         } catch {
             // Not served here after all: handed back, so the next request or heartbeat takes it.

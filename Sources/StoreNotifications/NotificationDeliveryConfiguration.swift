@@ -6,7 +6,10 @@ public struct NotificationDeliveryConfiguration: Sendable {
     public var timeoutSeconds: Double
     /// Most attempts in flight at once, over all worlds and apps.
     public var concurrency: Int
-    /// How often the outbox is checked for due notifications when the last check found none.
+    /// The longest the service sleeps when the last check found nothing due. It wakes sooner
+    /// when a notification is committed, a clock jumps, or the next retry falls due
+    /// (`AppStore.waitForDueNotifications`); this bounds only what it cannot see, such as a
+    /// world taken over from another instance.
     public var pollIntervalSeconds: Double
     /// Most notifications taken from the outbox per world and pass.
     public var batchSize: Int
@@ -14,7 +17,7 @@ public struct NotificationDeliveryConfiguration: Sendable {
     /// the last one is sent).
     public var pageSize: Int
 
-    public init(timeoutSeconds: Double = 5, concurrency: Int = 64, pollIntervalSeconds: Double = 0.05, batchSize: Int = 20_000,
+    public init(timeoutSeconds: Double = 5, concurrency: Int = 64, pollIntervalSeconds: Double = 5, batchSize: Int = 20_000,
                 pageSize: Int = 1000) {
         self.timeoutSeconds = max(0.05, timeoutSeconds)
         self.concurrency = max(1, concurrency)

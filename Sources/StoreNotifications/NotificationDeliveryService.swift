@@ -79,7 +79,7 @@ public final class NotificationDeliveryService: Sendable {
                 sent = 0
             }
             if sent == 0 {
-                try? await Task.sleep(nanoseconds: UInt64(configuration.pollIntervalSeconds * 1e9))
+                await store.waitForDueNotifications(atMost: .milliseconds(Int64(configuration.pollIntervalSeconds * 1000)))
             }
         }
         await shutdown()

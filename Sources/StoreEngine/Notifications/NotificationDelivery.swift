@@ -68,6 +68,23 @@ extension AppStore {
         }
     }
 
+    /// Returns when a notification may be due in a world this instance serves: at once when one
+    /// is, else when a new one is committed, a clock jumps, the next retry falls due, or after
+    /// `limit`, whichever comes first. The delivery service waits here while nothing is due,
+    /// so an idle store does not poll its outbox (issue #27). `limit` bounds what this cannot
+    /// see: a world taken over from another instance, or a rate change elsewhere.
+    public func waitForDueNotifications(atMost limit: Duration) async {
+        let realNow = worlds.env.realNowMs()
+        var wait = limit
+        for world in await worlds.all {
+            guard let dueMs = try? await database.nextNotificationDueMs(world: world.id) else { continue }
+            let until = await world.realMs(atWorld: dueMs) - realNow
+            if until <= 0 { return }
+            wait = min(wait, .milliseconds(until))
+        }
+        await worlds.env.outbox.wait(timeout: wait)
+    }
+
     /// `{"signedPayload":"…"}` for one attempt: signed now, with the content fixed at emission
     /// (the same `notificationUUID` on every attempt).
     public func requestBody(of notification: DueNotification) -> [UInt8] {
