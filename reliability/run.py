@@ -25,6 +25,7 @@ import checks_crash  # noqa: E402
 import checks_disk  # noqa: E402
 import checks_fuzz  # noqa: E402
 import checks_hostile  # noqa: E402
+import checks_idle  # noqa: E402
 import checks_schema  # noqa: E402
 import checks_soak  # noqa: E402
 
@@ -38,6 +39,7 @@ CHECKS = [
     ("schema", checks_schema.run),
     ("fuzz", checks_fuzz.run),
     ("soak", checks_soak.run),
+    ("idle", checks_idle.run),
 ]
 
 

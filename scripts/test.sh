@@ -179,10 +179,10 @@ fi
 #   BROWSER_PYTEST_ARGS   extra arguments for this pytest (PYTEST_ARGS goes to the compat suite)
 # Screenshots are kept in artifacts/browser/ (failing tests: artifacts/browser/failures/).
 # See docs/browser-tests.md.
-if [[ -n "${OPENSTORE_PG_DIR:-}" ]]; then
-  banner "postgres: cluster stopped"
-  pg_stop
-fi
+# The cluster stays up for the reliability stage's idle check (two instances holding leases), which
+# finds it as OPENSTORE_IDLE_POSTGRES_URL; the stages before it run every store on SQLite.
+IDLE_POSTGRES_URL="${OPENSTORE_TEST_POSTGRES_URL:-}"
+unset OPENSTORE_TEST_POSTGRES_URL
 
 if [[ "${SKIP_BROWSER:-0}" != "1" ]]; then
   banner "browser: chromium"
@@ -242,9 +242,14 @@ fi
 if [[ "${SKIP_RELIABILITY:-0}" != "1" ]]; then
   banner "reliability: scripts/reliability.sh (CI size)"
   make_venv "$VENV" "$REQUIREMENTS" 'import appstoreserverlibrary, pytest, requests, schemathesis'
-  OPENSTORE_BIN="${OPENSTORE_BIN:-$(swift build --show-bin-path)/openstore}" scripts/reliability.sh
+  OPENSTORE_IDLE_POSTGRES_URL="$IDLE_POSTGRES_URL" \
+    OPENSTORE_BIN="${OPENSTORE_BIN:-$(swift build --show-bin-path)/openstore}" scripts/reliability.sh
 else
   banner "reliability (skipped: SKIP_RELIABILITY=1)"
+fi
+if [[ -n "${OPENSTORE_PG_DIR:-}" ]]; then
+  banner "postgres: cluster stopped"
+  pg_stop
 fi
 
 # ---------------------------------------------------------------------------------------------
