@@ -77,7 +77,7 @@ if options.wantsHTTP {
         """)
     let http = HTTPBenchmark(
         connections: options.connections, warmUp: options.warmUp, duration: options.duration,
-        rounds: options.rounds, customers: options.customers, only: options.only.subtracting(["sign", "lifecycle", "history", "notifications", "views", "startup", "client", "manage"]))
+        rounds: options.rounds, customers: options.customers, only: options.only.subtracting(["sign", "lifecycle", "history", "notifications", "views", "startup", "client", "manage", "idle"]))
     do {
         let figures = try await http.run(log: { say("  " + $0) })
         if let bare = figures.bare {
@@ -465,6 +465,30 @@ if options.wants("client") {
             target: "p99 ≤ 5 ms", met: p99 <= 5 ? "yes" : "NO"))
     } catch {
         say("client benchmark failed: \(error)")
+        failed = true
+    }
+}
+
+if options.wants("idle") {
+    let idleSeconds = options.quick ? 3.0 : 10.0
+    let idleEvents = options.quick ? 1_000 : 10_000
+    say("""
+
+        idle: CPU of a server nobody calls, over \(Int(idleSeconds)) s, from /proc/PID/stat: a bare Hummingbird server in this process, \
+        `openstore serve --no-backend`, `openstore serve` (with its backend), and the same after \(idleEvents) purchases.
+        """)
+    do {
+        let idle = try await IdleBenchmark(binary: StartupBenchmark.defaultBinary(), seconds: idleSeconds, events: idleEvents)
+            .run(log: { say("  " + $0) })
+        let percent = { (share: Double) in String(format: "%.2f %% of a core", share * 100) }
+        let bare = "bare Hummingbird idle " + percent(idle.bare)
+        for (name, share) in [("idle store (serve --no-backend)", idle.store), ("idle store + backend (serve)", idle.serve),
+                              ("  the same after \(idle.events) purchases", idle.afterEvents)] {
+            report.add(.init(figure: name, measured: percent(share), limit: bare, ratio: "",
+                             target: "≤ 1.00 %", met: share <= 0.01 ? "yes" : "NO"))
+        }
+    } catch {
+        say("idle benchmark failed: \(error)")
         failed = true
     }
 }
