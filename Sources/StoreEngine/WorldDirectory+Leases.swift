@@ -34,6 +34,8 @@ extension WorldDirectory {
     func leasedWorld(_ id: String) async throws -> World {
         await giveUpLost()
         if let world = worlds[id] { return world }
+        // Its lease and row still exist while its data goes: taking it over now would bring it back.
+        guard !deleting.contains(id) else { throw StoreError.worldNotFound(id) }
         if let pending = loading[id] { return try await pending.value }
         let task = Task { try await self.takeOver(id) }
         loading[id] = task

@@ -16,6 +16,9 @@ actor WorldDirectory {
     /// waiting behind another world's creation (one actor entry fewer on every request).
     private nonisolated let index = Mutex<[String: World]>([:])
     var loading: [String: Task<World, any Error>] = [:]
+    /// Worlds being deleted: not taken over again (with many instances) nor created anew until
+    /// their data is gone, or a request during the delete would bring the world back.
+    var deleting: Set<String> = []
     /// With many instances: the heartbeat that renews leases and claims orphaned worlds.
     var heartbeat: Task<Void, Never>?
 
@@ -57,6 +60,7 @@ actor WorldDirectory {
     func create(_ id: String, rate: TimeRate?) async throws -> World {
         try Self.checkName(id)
         guard worlds[id] == nil else { throw StoreError.invalidAction("world \(id) already exists") }
+        guard !deleting.contains(id) else { throw StoreError.invalidAction("world \(id) is being deleted; create it again once that is done") }
         let lease = try await leaseForNewWorld(id)
         let now = env.realNowMs()
         var settings = WorldSettings(clock: .starting(at: now, rate: rate ?? defaultRate))
@@ -72,7 +76,9 @@ actor WorldDirectory {
     func delete(_ id: String) async throws {
         guard id != AppStore.defaultWorld else { throw StoreError.invalidAction("the default world cannot be deleted; reset it instead") }
         if env.ownership != nil { _ = try await world(id) }  // taken over here, or forwarded to its owner
-        guard let world = worlds.removeValue(forKey: id) else { throw StoreError.worldNotFound(id) }
+        guard !deleting.contains(id), let world = worlds.removeValue(forKey: id) else { throw StoreError.worldNotFound(id) }
+        deleting.insert(id)
+        defer { deleting.remove(id) }
         await world.stopDriver()
         try await env.database.deleteWorldData(id, keepWorld: false, lease: await world.leaseEpoch)
         if let ownership = env.ownership {
