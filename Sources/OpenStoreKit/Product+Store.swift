@@ -84,13 +84,24 @@ extension StoreConnection {
             case .custom: break
             }
         }
-        let answer: Answer
+        await ownPurchases.begin(product.id)
+        var bought: UInt64?
         do {
-            answer = try await send(.POST, app + "/purchases", json: body, refusals: .purchase)
-        } catch StoreKitError.userCancelled {
-            return .userCancelled
+            let answer: Answer
+            do {
+                answer = try await send(.POST, app + "/purchases", json: body, refusals: .purchase)
+            } catch StoreKitError.userCancelled {
+                await ownPurchases.end(product.id, transactionID: nil)
+                return .userCancelled
+            }
+            let result = try purchaseResult(answer, verifier: session.verifier)
+            if case .success(let transaction) = result { bought = transaction.unsafePayloadValue.id }
+            await ownPurchases.end(product.id, transactionID: bought)
+            return result
+        } catch {
+            await ownPurchases.end(product.id, transactionID: bought)
+            throw error
         }
-        return try purchaseResult(answer, verifier: session.verifier)
     }
 
     /// `onStorefrontChange`: the product was priced in another storefront's currency than the

@@ -17,6 +17,8 @@ public final class StoreConnection: Sendable {
     private let session = OnceValue<Session>()
     /// That the customer exists (created on first use when allowed), once.
     private let accountReady = OnceValue<Bool>()
+    /// What `purchase` bought here, which `Transaction.updates` leaves out as StoreKit does.
+    let ownPurchases = OwnPurchases()
     /// `AppTransaction.shared`, once fetched.
     let appTransactionCache = LockedValue<VerificationResult<AppTransaction>?>(nil)
 

@@ -82,7 +82,7 @@ struct SubscriptionStatusFeed: Sendable {
         await checker.check()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await result in TransactionUpdates(connection: .success(connection)).stream()
+                for await result in TransactionUpdates(connection: .success(connection), skipsOwnPurchases: false).stream()
                 where result.unsafePayloadValue.subscriptionGroupID != nil {
                     await checker.check()
                 }

@@ -75,6 +75,7 @@ import Testing
         try await ClientTestStore.with { store in
             let world = try await store.makeWorld()
             try await OpenStoreKit.withConnection(store.connection("sfc", world: world, storefront: "USA")) {
+                try await OpenStoreKit.connection().connect()
                 let seeds = try #require(try await Product.products(for: ["k.seeds"]).first)
                 #expect(seeds.currencyCode == "USD")
                 // The account moves to France after the product was listed.

@@ -10,7 +10,12 @@ import Testing
     final class Collector<Element: Sendable>: Sendable {
         let items = Locked<[Element]>([])
         func until(_ condition: @Sendable ([Element]) -> Bool) async throws -> [Element] {
-            while !condition(items.value) { try await Task.sleep(for: .milliseconds(20)) }
+            var waited = 0
+            while !condition(items.value) {
+                try await Task.sleep(for: .milliseconds(20))
+                waited += 1
+                if waited % 250 == 0 { print("STATUSDEBUG still waiting; have \(items.value.count): \(items.value)") }
+            }
             return items.value
         }
     }

@@ -49,8 +49,18 @@ final class CompatTestStore: Sendable {
     }
 
     /// Runs `body` with a fresh store, and always stops it and removes its folder.
-    static func with<T: Sendable>(_ body: (CompatTestStore) async throws -> T) async throws -> T {
-        try await withStarted(start, stop: { await $0.stop() }, body)
+    /// The body runs in the caller's isolation (the fixtures' classes are main-actor ones).
+    static func with<T: Sendable>(isolation: isolated (any Actor)? = #isolation,
+                                  _ body: (CompatTestStore) async throws -> T) async throws -> T {
+        let server = try await start()
+        do {
+            let value = try await body(server)
+            await server.stop()
+            return value
+        } catch {
+            await server.stop()
+            throw error
+        }
     }
 
     func stop() async {
