@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from conftest import BACKYARD_BIRDS
-from openstore_harness import assert_error, b64url_json, create_key, jws_parts, new_customer, ok_json
+from openstore_harness import assert_error, create_key, jws_parts, new_customer, ok_json
 
 pytestmark = pytest.mark.demo
 
@@ -42,7 +42,7 @@ def _buy(store, customer, **extra) -> requests.Response:
 
 def _transaction(response: requests.Response) -> dict:
     body = ok_json(response)
-    return b64url_json(jws_parts(body["signedTransaction"])[1])
+    return jws_parts(body["signedTransaction"])[1]
 
 
 def _lapsed_subscriber(store, demo_server) -> tuple:
@@ -82,7 +82,7 @@ def test_apples_intro_eligibility_verdict_can_refuse_a_new_customer_the_trial(de
     customer = new_customer("refused")
     ok_json(demo_store.put_customer(customer))
     app_transaction = ok_json(demo_store.app_transaction(BACKYARD_BIRDS, customer))
-    app_transaction_id = b64url_json(jws_parts(app_transaction["signedAppTransaction"])[1])["appTransactionId"]
+    app_transaction_id = jws_parts(app_transaction["signedAppTransaction"])[1]["appTransactionId"]
     creator = IntroductoryOfferEligibilitySignatureCreator(_p8(key), key["keyId"], key["issuerId"], BACKYARD_BIRDS)
     bought = _transaction(_buy(demo_store, customer, introductoryOfferEligibilityJWS=creator.create_signature(PREMIUM, False, app_transaction_id)))
     assert "offerType" not in bought, bought
@@ -92,7 +92,7 @@ def test_a_bad_intro_eligibility_verdict_is_refused(demo_store, key):
     customer = new_customer("bad")
     ok_json(demo_store.put_customer(customer))
     app_transaction = ok_json(demo_store.app_transaction(BACKYARD_BIRDS, customer))
-    app_transaction_id = b64url_json(jws_parts(app_transaction["signedAppTransaction"])[1])["appTransactionId"]
+    app_transaction_id = jws_parts(app_transaction["signedAppTransaction"])[1]["appTransactionId"]
     stranger_pem = ec.generate_private_key(ec.SECP256R1()).private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
     stranger = IntroductoryOfferEligibilitySignatureCreator(stranger_pem, "ZZZZZZZZZZ", key["issuerId"], BACKYARD_BIRDS)
