@@ -182,5 +182,21 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
+        // Issue #28: app-shaped StoreKit 2 code (an SKDemo-style store, a Food Truck-style store
+        // actor, an @Observable manager, period formatting, `StoreKit.` qualifiers), each file
+        // starting with `import StoreKit`, compiled here and run against a live store by
+        // StoreKitCompatTests. `Combine` is TEST SCAFFOLDING for Linux only (ObservableObject and
+        // @Published, which app code imports Combine for); Apple platforms use the real one.
+        .target(name: "Combine", path: "Tests/CompatScaffolding/Combine", swiftSettings: strict),
+        .target(name: "StoreKitCompatFixtures", dependencies: [
+            "StoreKit", .target(name: "Combine", condition: .when(platforms: [.linux])),
+        ], path: "Tests/StoreKitCompatFixtures", swiftSettings: strict),
+        .testTarget(name: "StoreKitCompatTests", dependencies: [
+            "StoreKitCompatFixtures", "StoreKit", "OpenStoreKit", "StoreServer", "StoreEngine", "StoreModel", "StoreStorage",
+            "StoreSigning", "StoreTestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ], swiftSettings: strict),
     ]
 )

@@ -45,32 +45,51 @@ public enum OpenStoreKit {
             self.updatesIdleTimeout = updatesIdleTimeout
         }
 
-        /// From `OPENSTORE_URL`, `OPENSTORE_BUNDLE_ID`, `OPENSTORE_CUSTOMER` and optionally
-        /// `OPENSTORE_WORLD`, `OPENSTORE_STOREFRONT`, `OPENSTORE_ROOT_CERTIFICATE` (a DER file) and
-        /// `OPENSTORE_CREATE_CUSTOMER=1`.
+        /// The store `openstore serve` listens on by default.
+        public static let defaultStore = URL(string: "http://127.0.0.1:8080")!
+        /// The account an unconfigured client signs in as.
+        public static let defaultCustomer = "default"
+
+        /// What an app that never calls `configure` gets: StoreKit code runs unchanged. Every value
+        /// has a default, and the environment overrides it:
+        /// - `OPENSTORE_URL`: the store (default `http://127.0.0.1:8080`);
+        /// - `OPENSTORE_BUNDLE_ID`: the app (default: `CFBundleIdentifier` of the app's
+        ///   `Info.plist`, found beside the executable or in the working directory);
+        /// - `OPENSTORE_CUSTOMER`: the account signed in (default `default`), created on first
+        ///   use unless `OPENSTORE_STRICT=1` (or `OPENSTORE_CREATE_CUSTOMER=0`) asks that it exist;
+        /// - optionally `OPENSTORE_WORLD`, `OPENSTORE_STOREFRONT`, `OPENSTORE_ROOT_CERTIFICATE` (a DER file).
         public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Configuration {
-            func required(_ name: String) throws -> String {
-                guard let value = environment[name], !value.isEmpty else {
-                    throw OpenStoreKitError.notConfigured("set \(name) (and OPENSTORE_URL, OPENSTORE_BUNDLE_ID, OPENSTORE_CUSTOMER), or call OpenStoreKit.configure")
+            try fromEnvironment(environment, infoPlists: InfoPlist.candidates())
+        }
+
+        /// `fromEnvironment`, looking for the bundle ID in these `Info.plist` files (first found wins).
+        static func fromEnvironment(_ environment: [String: String], infoPlists: [URL]) throws -> Configuration {
+            func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+            var url = defaultStore
+            if let text = value("OPENSTORE_URL") {
+                guard let given = URL(string: text), given.scheme == "http" || given.scheme == "https", given.host != nil else {
+                    throw OpenStoreKitError.notConfigured("OPENSTORE_URL \"\(text)\" is not an http(s) URL")
                 }
-                return value
+                url = given
             }
-            let text = try required("OPENSTORE_URL")
-            guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-                throw OpenStoreKitError.notConfigured("OPENSTORE_URL \"\(text)\" is not an http(s) URL")
+            guard let bundleID = value("OPENSTORE_BUNDLE_ID") ?? InfoPlist.bundleIdentifier(in: infoPlists) else {
+                throw OpenStoreKitError.notConfigured(
+                    "no bundle ID: set OPENSTORE_BUNDLE_ID, put the app's Info.plist (CFBundleIdentifier) beside the executable, or call OpenStoreKit.configure")
             }
             var root: Data?
-            if let path = environment["OPENSTORE_ROOT_CERTIFICATE"], !path.isEmpty {
+            if let path = value("OPENSTORE_ROOT_CERTIFICATE") {
                 guard let data = FileManager.default.contents(atPath: path) else {
                     throw OpenStoreKitError.notConfigured("OPENSTORE_ROOT_CERTIFICATE: cannot read \(path)")
                 }
                 root = data
             }
+            let no = ["0", "false", "no"], yes = ["1", "true", "yes"]
+            let strict = yes.contains(value("OPENSTORE_STRICT")?.lowercased() ?? "")
+                || no.contains(value("OPENSTORE_CREATE_CUSTOMER")?.lowercased() ?? "")
             return Configuration(
-                store: url, bundleID: try required("OPENSTORE_BUNDLE_ID"), customer: try required("OPENSTORE_CUSTOMER"),
-                world: environment["OPENSTORE_WORLD"].flatMap { $0.isEmpty ? nil : $0 } ?? "default",
-                storefront: environment["OPENSTORE_STOREFRONT"].flatMap { $0.isEmpty ? nil : $0 }, rootCertificate: root,
-                createsCustomer: ["1", "true", "yes"].contains(environment["OPENSTORE_CREATE_CUSTOMER"]?.lowercased() ?? ""))
+                store: url, bundleID: bundleID, customer: value("OPENSTORE_CUSTOMER") ?? defaultCustomer,
+                world: value("OPENSTORE_WORLD") ?? "default", storefront: value("OPENSTORE_STOREFRONT"), rootCertificate: root,
+                createsCustomer: !strict)
         }
     }
 

@@ -30,11 +30,12 @@ extension Product {
 }
 
 extension StoreConnection {
+    /// Needs no customer, as on a phone where nobody is signed in (see `listingStorefront`).
     func products(for ids: [String]) async throws -> [Product] {
-        _ = try await start()
+        _ = try await startWithoutAccount()
         guard !ids.isEmpty else { return [] }
         var query = ids.map { "id=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" }
-        if let storefront = try await customerStorefront() {
+        if let storefront = try await listingStorefront() {
             query.append("storefront=\(storefront)")
         }
         let answer = try await send(.GET, app + "/products?" + query.joined(separator: "&"))
@@ -43,6 +44,16 @@ extension StoreConnection {
             return try listing.products.map { try Product($0, storefront: listing.storefront) }
         } catch {
             throw StoreKitError.systemError(error)
+        }
+    }
+
+    /// The storefront products are priced for, without creating an account: the account's, else
+    /// (nobody signed in yet) the configured one, else the store's default.
+    func listingStorefront() async throws -> String? {
+        do {
+            return try await customerStorefront()
+        } catch StoreKitError.systemError(OpenStoreKitError.customerNotFound) {
+            return configuration.storefront
         }
     }
 
@@ -67,16 +78,38 @@ extension StoreConnection {
             case .promotionalOfferJWS(_, let compactJWS): body["promotionalOfferJWS"] = compactJWS
             case .winBackOffer(let id): body["winBackOfferID"] = id
             case .simulatesAskToBuyInSandbox(let value): body["simulatesAskToBuyInSandbox"] = value
+            case .introductoryOfferEligibility(let compactJWS): body["introductoryOfferEligibilityJWS"] = compactJWS
+            case .billingPlanType(let type): body["billingPlanType"] = type
+            case .onStorefrontChange(let handler): try await checkStorefront(of: product, handler)
             case .custom: break
             }
         }
-        let answer: Answer
+        await ownPurchases.begin(product.id)
+        var bought: UInt64?
         do {
-            answer = try await send(.POST, app + "/purchases", json: body, refusals: .purchase)
-        } catch StoreKitError.userCancelled {
-            return .userCancelled
+            let answer: Answer
+            do {
+                answer = try await send(.POST, app + "/purchases", json: body, refusals: .purchase)
+            } catch StoreKitError.userCancelled {
+                await ownPurchases.end(product.id, transactionID: nil)
+                return .userCancelled
+            }
+            let result = try purchaseResult(answer, verifier: session.verifier)
+            if case .success(let transaction) = result { bought = transaction.unsafePayloadValue.id }
+            await ownPurchases.end(product.id, transactionID: bought)
+            return result
+        } catch {
+            await ownPurchases.end(product.id, transactionID: bought)
+            throw error
         }
-        return try purchaseResult(answer, verifier: session.verifier)
+    }
+
+    /// `onStorefrontChange`: the product was priced in another storefront's currency than the
+    /// account's now; the app decides whether to go on.
+    func checkStorefront(of product: Product, _ handler: Product.PurchaseOption.StorefrontChangeHandler) async throws {
+        guard let code = try await customerStorefront(), let now = StoreKitTypes.Storefront.lookup(code),
+              let currency = now.currency, currency.identifier != product.currencyCode else { return }
+        if !handler.shouldContinuePurchase(now) { throw Product.PurchaseError.productUnavailable }
     }
 
     /// A purchase or code redemption answer: `purchased` with a signed transaction, or pending.

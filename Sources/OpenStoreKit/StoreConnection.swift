@@ -14,7 +14,11 @@ public final class StoreConnection: Sendable {
     public let configuration: OpenStoreKit.Configuration
     let logger: Logger
     let http: HTTPClient
-    private let session = SessionCache()
+    private let session = OnceValue<Session>()
+    /// That the customer exists (created on first use when allowed), once.
+    private let accountReady = OnceValue<Bool>()
+    /// What `purchase` bought here, which `Transaction.updates` leaves out as StoreKit does.
+    let ownPurchases = OwnPurchases()
     /// `AppTransaction.shared`, once fetched.
     let appTransactionCache = LockedValue<VerificationResult<AppTransaction>?>(nil)
 
@@ -70,6 +74,14 @@ public final class StoreConnection: Sendable {
     /// Connects on first use: fetches (or checks) the root and pins it, checks the app and the
     /// customer. A failure is not remembered, so the next call tries again.
     func start() async throws -> Session {
+        let ready = try await startWithoutAccount()
+        _ = try await accountReady.value { try await self.ensureCustomer(); return true }
+        return ready
+    }
+
+    /// Connects without touching the customer: what listing products needs, as on a phone where
+    /// nobody is signed in.
+    func startWithoutAccount() async throws -> Session {
         try await session.value { try await self.handshake() }
     }
 
@@ -86,7 +98,6 @@ public final class StoreConnection: Sendable {
             throw StoreKitError.systemError(OpenStoreKitError.appNotFound(
                 "the store at \(base) sells no app with bundle ID \(configuration.bundleID) (it sells \(apps.apps.map(\.bundleId).joined(separator: ", ")))"))
         }
-        try await ensureCustomer()
         let jws: JWSVerifier
         do {
             jws = try JWSVerifier(rootCertificateDER: root)
@@ -200,12 +211,13 @@ public final class StoreConnection: Sendable {
     }
 }
 
-/// The session a connection establishes once; concurrent first calls share one handshake.
-actor SessionCache {
-    private var ready: StoreConnection.Session?
-    private var running: Task<StoreConnection.Session, any Error>?
+/// What a connection establishes once (the session, the account); concurrent first calls share
+/// one attempt, and a failure is not remembered.
+actor OnceValue<Value: Sendable> {
+    private var ready: Value?
+    private var running: Task<Value, any Error>?
 
-    func value(_ make: @escaping @Sendable () async throws -> StoreConnection.Session) async throws -> StoreConnection.Session {
+    func value(_ make: @escaping @Sendable () async throws -> Value) async throws -> Value {
         if let ready { return ready }
         if let running { return try await running.value }
         let task = Task { try await make() }

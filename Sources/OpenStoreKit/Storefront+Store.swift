@@ -8,6 +8,7 @@ extension StoreKitTypes.Storefront {
         get async {
             do {
                 let connection = try OpenStoreKit.connection()
+                _ = try await connection.start()
                 guard let code = try await connection.customerStorefront(), let front = StoreModel.Storefront.lookup(code) else { return nil }
                 return StoreKitTypes.Storefront(id: front.id, countryCode: front.countryCode, currency: Locale.Currency(front.currency))
             } catch {

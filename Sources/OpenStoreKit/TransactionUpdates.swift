@@ -12,6 +12,9 @@ import StoreKitTypes
 /// as dropped. A malformed event is logged and skipped.
 struct TransactionUpdates: Sendable {
     let connection: Result<StoreConnection, any Error>
+    /// Leaves out this process's own purchases, as StoreKit's `updates` does (`OwnPurchases`);
+    /// off for listeners that want every change (`Status.updates`).
+    var skipsOwnPurchases = true
     static let firstDelay: Duration = .milliseconds(100)
     static let longestDelay: Duration = .seconds(5)
 
@@ -40,7 +43,10 @@ struct TransactionUpdates: Sendable {
                     delay = Self.firstDelay
                     if let (result, change) = Self.transaction(in: event, verifier: verifier, connection: connection),
                        cursor.admits(change) {
-                        output.yield(result)
+                        // Live events only: the unfinished ones a listener starts with all come, as on a device.
+                        let own = skipsOwnPurchases && event.id != nil
+                            ? await connection.ownPurchases.isOwn(result.unsafePayloadValue) : false
+                        if !own { output.yield(result) }
                     }
                     cursor.passed(event.id)
                 }

@@ -19,6 +19,13 @@ public struct PurchaseRequest: Sendable {
     /// StoreKit 1's `SKPayment.applicationUsername`: a UUID becomes the `appAccountToken` when no
     /// token was given (`Rules/ApplicationUsername.swift`); any other value sets nothing.
     public var applicationUsername: String? = nil
+    /// `Product.PurchaseOption.introductoryOfferEligibility(compactJWS:)`: the developer's signed
+    /// verdict, checked with the app's In-App Purchase key before the purchase
+    /// (`World.purchaseWithIntroductoryEligibility`).
+    public var introductoryOfferEligibilityJWS: String? = nil
+    /// The verified verdict: true applies the product's introductory offer, false none; nil
+    /// leaves it to Apple's rule (never subscribed in the group).
+    var introductoryOfferAllowed: Bool? = nil
 
     public init(world: String = AppStore.defaultWorld, bundleId: String, productId: String, customer: String, quantity: Int = 1,
                 appAccountToken: String? = nil, simulatesAskToBuy: Bool? = nil) {

@@ -27,6 +27,9 @@ extension World {
 
     func purchase(_ request: PurchaseRequest, offer requested: PurchaseOfferRequest?) async throws -> WorldPurchase {
         try await ensureFamiliesLoaded()
+        if let jws = request.introductoryOfferEligibilityJWS {
+            return try await purchaseWithIntroductoryEligibility(request, jws: jws, offer: requested)
+        }
         guard let requested else {
             let result = try await purchase(request)
             try await shareIfMissed(result)

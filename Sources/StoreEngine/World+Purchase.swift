@@ -65,7 +65,8 @@ extension World {
         if product.kind == .autoRenewable {
             result = try subscribe(app: app, product: product, storefront: storefront, key: key, token: token,
                                    appTransactionId: appTransaction.appTransactionId, offer: requested, history: history,
-                                   latest: latest, now: now, plan: plan, batch: &batch)
+                                   latest: latest, now: now, plan: plan, introductoryOfferAllowed: request.introductoryOfferAllowed,
+                                   batch: &batch)
         } else {
             try PurchaseRules.checkNotOwned(product, history: history, nowMs: now)
             let ids = TransactionFactory.Identifiers(transactionId: env.identifiers.nextId(), appTransactionId: appTransaction.appTransactionId)
@@ -103,7 +104,8 @@ extension World {
     func subscribe(
         app: StoreApp, product: CatalogProduct, storefront: Storefront, key: CustomerKey, token: String?,
         appTransactionId: String, offer requested: CatalogOffer?, history: [OwnedTransaction],
-        latest: TransactionRecord?, now: Int64, plan: BillingPlan? = nil, batch: inout WriteBatch
+        latest: TransactionRecord?, now: Int64, plan: BillingPlan? = nil, introductoryOfferAllowed: Bool? = nil,
+        batch: inout WriteBatch
     ) throws -> WorldPurchase {
         guard let subscription = product.subscription else { throw StoreError.productUnavailable(product.id) }
         let chainKey = ChainKey(bundleId: app.bundleId, customer: key.customer, groupId: subscription.groupID)
@@ -114,8 +116,9 @@ extension World {
         }
 
         guard var chain = chain(chainKey) else {
-            // A first subscription in the group: the intro offer applies if the customer never had one.
-            let offer = requested ?? OfferEligibility.introductoryOffer(for: product, history: history)
+            // A first subscription in the group: the intro offer applies if the customer never had
+            // one, or as the developer's signed eligibility verdict says.
+            let offer = requested ?? OfferEligibility.introductoryOffer(for: product, history: history, allowed: introductoryOfferAllowed)
             let transactionId = env.identifiers.nextId()
             let payload = TransactionFactory.firstPurchase(
                 .init(app: app, product: product, storefront: storefront, quantity: 1, appAccountToken: token,
@@ -147,7 +150,8 @@ extension World {
         if chain.state == .expired || chain.state == .revoked {
             // A resubscription continues the chain; recentSubscriptionStartDate survives lapses under 60 days.
             let transactionId = env.identifiers.nextId()
-            let offer = requested
+            // Apple's rule gives a lapsed subscriber no intro offer; the developer's verdict may.
+            let offer = requested ?? (introductoryOfferAllowed == true ? OfferEligibility.introductoryOffer(of: product) : nil)
             let expires = offer.map { offerEnd(start: now, offer: $0) } ?? RenewalSchedule.end(of: subscription.period, startingAt: now, rate: rate)
             chain.recentSubscriptionStartMs = RecentSubscriptionStart.afterResubscribing(
                 previousStartMs: chain.recentSubscriptionStartMs, lastExpiryMs: chain.expiresMs, resubscribedMs: now)

@@ -49,6 +49,16 @@ extension Product {
             case winBackOffer(String)
             case simulatesAskToBuyInSandbox(Bool)
             case custom(key: String, value: CustomValue)
+            case introductoryOfferEligibility(compactJWS: String)
+            case billingPlanType(String)
+            case onStorefrontChange(StorefrontChangeHandler)
+        }
+        /// `onStorefrontChange`'s closure, compared by identity so options stay `Hashable`.
+        package struct StorefrontChangeHandler: Hashable, Sendable {
+            let id = UUID()
+            package let shouldContinuePurchase: @Sendable (Storefront) -> Bool
+            package static func == (a: Self, b: Self) -> Bool { a.id == b.id }
+            package func hash(into hasher: inout Hasher) { hasher.combine(id) }
         }
         package enum CustomValue: Hashable, Sendable {
             case string(String), double(Double), bool(Bool), data(Data)
@@ -67,6 +77,26 @@ extension Product {
         /// A promotional offer signed by your server as a compact JWS. Returns an array, as StoreKit's does.
         public static func promotionalOffer(_ offerID: String, compactJWS: String) -> [PurchaseOption] {
             [.init(.promotionalOfferJWS(offerID: offerID, compactJWS: compactJWS))]
+        }
+        /// `promotionalOffer(offerID:signature:)` (iOS 17.4): the V1 signature as one value.
+        public static func promotionalOffer(offerID: String, signature: Product.SubscriptionOffer.Signature) -> PurchaseOption {
+            .init(.promotionalOfferV1(offerID: offerID, keyID: signature.keyID, nonce: signature.nonce,
+                                      signature: signature.signature, timestamp: signature.timestamp))
+        }
+        /// Your server's signed verdict on introductory-offer eligibility (a compact JWS made with
+        /// `IntroductoryOfferEligibilitySignatureCreator`); the store verifies it with your key.
+        public static func introductoryOfferEligibility(compactJWS: String) -> PurchaseOption {
+            .init(.introductoryOfferEligibility(compactJWS: compactJWS))
+        }
+        /// Buys a subscription on this billing plan (monthly with a 12-month commitment, or up front).
+        public static func billingPlanType(_ billingPlanType: Product.SubscriptionInfo.BillingPlanType) -> PurchaseOption {
+            .init(.billingPlanType(billingPlanType.rawValue))
+        }
+        /// Asked when the customer's storefront is no longer the one the product was listed in;
+        /// false stops the purchase (`Product.PurchaseError.productUnavailable`). Default: continue.
+        @preconcurrency
+        public static func onStorefrontChange(shouldContinuePurchase: @escaping @Sendable (Storefront) -> Bool) -> PurchaseOption {
+            .init(.onStorefrontChange(StorefrontChangeHandler(shouldContinuePurchase: shouldContinuePurchase)))
         }
         /// A win-back offer the customer is eligible for.
         public static func winBackOffer(_ offer: Product.SubscriptionOffer) -> PurchaseOption { .init(.winBackOffer(offer.id ?? "")) }

@@ -58,6 +58,10 @@ extension Product.SubscriptionInfo {
         public let eligibleWinBackOfferIDs: [String]
         public let appAccountToken: UUID?
         public let appTransactionID: String?
+        /// The billing plan the next renewal uses (iOS 26.4).
+        public let renewalBillingPlanType: Product.SubscriptionInfo.BillingPlanType?
+        /// What happens when the current 12-month commitment ends (iOS 26.4); nil outside one.
+        public let commitmentInfo: CommitmentInfo?
         public let jsonRepresentation: Data
         public let jwsRepresentation: String
 
@@ -70,6 +74,25 @@ extension Product.SubscriptionInfo {
             public static let didNotConsentToPriceIncrease = ExpirationReason(rawValue: 3)
             public static let productUnavailable = ExpirationReason(rawValue: 4)
             public static let unknown = ExpirationReason(rawValue: 5)
+        }
+
+        /// `RenewalInfo.CommitmentInfo`: the renewal of a commitment, from the payload's
+        /// `commitmentInfo` (member names follow the payload's; Apple's client names were not checked).
+        public struct CommitmentInfo: Hashable, Sendable {
+            public let autoRenewProductID: String
+            public let willAutoRenew: Bool
+            public let renewalBillingPlanType: Product.SubscriptionInfo.BillingPlanType
+            public let renewalDate: Date
+            public let renewalPrice: Decimal
+
+            public init(autoRenewProductID: String, willAutoRenew: Bool, renewalBillingPlanType: Product.SubscriptionInfo.BillingPlanType,
+                        renewalDate: Date, renewalPrice: Decimal) {
+                self.autoRenewProductID = autoRenewProductID
+                self.willAutoRenew = willAutoRenew
+                self.renewalBillingPlanType = renewalBillingPlanType
+                self.renewalDate = renewalDate
+                self.renewalPrice = renewalPrice
+            }
         }
 
         /// `RenewalInfo.PriceIncreaseStatus`

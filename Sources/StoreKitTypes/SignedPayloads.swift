@@ -67,6 +67,14 @@ extension Transaction {
         price = Decimal(milliunits: payload.price)
         self.currency = currency
         signedDate = Date(milliseconds: payload.signedDate)
+        revocationType = payload.revocationType.map { RevocationType(rawValue: $0.rawValue) }
+        revocationPercentage = payload.revocationPercentage.map { Decimal(milliunits: Int64($0)) }
+        billingPlanType = payload.billingPlanType.map { Product.SubscriptionInfo.BillingPlanType(rawValue: $0.rawValue) }
+        commitmentInfo = payload.commitmentInfo.map {
+            CommitmentInfo(billingPeriodNumber: UInt64(max($0.billingPeriodNumber, 0)),
+                           totalBillingPeriods: UInt64(max($0.totalBillingPeriods, 0)),
+                           expirationDate: Date(milliseconds: $0.commitmentExpiresDate), price: Decimal(milliunits: $0.commitmentPrice))
+        }
         jsonRepresentation = json
         jwsRepresentation = jws
     }
@@ -118,6 +126,12 @@ extension Product.SubscriptionInfo.RenewalInfo {
         eligibleWinBackOfferIDs = payload.eligibleWinBackOfferIds ?? []
         appAccountToken = payload.appAccountToken.flatMap(UUID.init(uuidString:))
         appTransactionID = payload.appTransactionId
+        renewalBillingPlanType = payload.renewalBillingPlanType.map { Product.SubscriptionInfo.BillingPlanType(rawValue: $0.rawValue) }
+        commitmentInfo = payload.commitmentInfo.map {
+            CommitmentInfo(autoRenewProductID: $0.commitmentAutoRenewProductId, willAutoRenew: $0.commitmentAutoRenewStatus == .on,
+                           renewalBillingPlanType: Product.SubscriptionInfo.BillingPlanType(rawValue: $0.commitmentRenewalBillingPlanType.rawValue),
+                           renewalDate: Date(milliseconds: $0.commitmentRenewalDate), renewalPrice: Decimal(milliunits: $0.commitmentRenewalPrice))
+        }
         jsonRepresentation = json
         jwsRepresentation = jws
     }

@@ -42,6 +42,23 @@ extension Product {
         public let periodCount: Int
         public let paymentMode: PaymentMode
 
+        /// `Product.SubscriptionOffer.Signature` (iOS 17.4): a promotional offer's V1 signature,
+        /// as your server made it (`PromotionalOfferSignatureCreator`).
+        public struct Signature: Hashable, Sendable {
+            public var keyID: String
+            public var nonce: UUID
+            /// UNIX time in milliseconds.
+            public var timestamp: Int
+            public var signature: Data
+
+            public init(keyID: String, nonce: UUID, timestamp: Int, signature: Data) {
+                self.keyID = keyID
+                self.nonce = nonce
+                self.timestamp = timestamp
+                self.signature = signature
+            }
+        }
+
         public init(id: String?, type: OfferType, price: Decimal, displayPrice: String, period: SubscriptionPeriod,
                     periodCount: Int, paymentMode: PaymentMode) {
             self.id = id
@@ -78,5 +95,18 @@ extension Product {
             self.promotionalOffers = promotionalOffers
             self.winBackOffers = winBackOffers
         }
+    }
+}
+
+extension Product.SubscriptionInfo {
+    /// `Product.SubscriptionInfo.BillingPlanType` (iOS 26.4): how a subscription with a
+    /// commitment is billed. Raw values are the signed payloads' (`MONTHLY`, `BILLED_UPFRONT`).
+    public struct BillingPlanType: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// Monthly payments with a 12-month commitment.
+        public static let monthly = BillingPlanType(rawValue: "MONTHLY")
+        /// The whole period paid up front.
+        public static let upFront = BillingPlanType(rawValue: "BILLED_UPFRONT")
     }
 }

@@ -29,6 +29,14 @@ public struct Transaction: Identifiable, Hashable, Sendable, JWSRepresentable {
     public let price: Decimal?
     public let currency: Locale.Currency?
     public let signedDate: Date
+    /// How it was refunded or revoked (iOS 26.4); nil while it stands.
+    public let revocationType: RevocationType?
+    /// The share refunded or revoked, 0.0–100.0 (the payload's milliunits / 1000); nil unless refunded.
+    public let revocationPercentage: Decimal?
+    /// The billing plan of a subscription with a commitment (iOS 26.4).
+    public let billingPlanType: Product.SubscriptionInfo.BillingPlanType?
+    /// Where this billing period sits in its 12-month commitment (iOS 26.4), for `.monthly` plans.
+    public let commitmentInfo: CommitmentInfo?
     /// The signed payload, as JSON.
     public let jsonRepresentation: Data
     /// The compact JWS this transaction was decoded from.

@@ -57,6 +57,21 @@ extension VerificationResult where SignedType: JWSRepresentable {
     public var signedData: Data { JWSSegments(jwsRepresentation).signingInput }
 }
 
+extension VerificationResult where SignedType == Transaction {
+    /// When the store signed the transaction.
+    public var signedDate: Date { unsafePayloadValue.signedDate }
+}
+
+extension VerificationResult where SignedType == Product.SubscriptionInfo.RenewalInfo {
+    /// When the store signed the renewal info.
+    public var signedDate: Date { unsafePayloadValue.signedDate }
+}
+
+extension VerificationResult where SignedType == AppTransaction {
+    /// When the store signed the app transaction.
+    public var signedDate: Date { unsafePayloadValue.signedDate }
+}
+
 /// The three segments of a compact JWS.
 struct JWSSegments {
     let parts: [Substring]

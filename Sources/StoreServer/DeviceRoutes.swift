@@ -111,6 +111,8 @@ struct DeviceRoutes {
         var simulatesAskToBuyInSandbox: Bool?
         /// `billingPlanType(_:)`: `MONTHLY` (monthly with a 12-month commitment) or `BILLED_UPFRONT`.
         var billingPlanType: String?
+        /// `introductoryOfferEligibility(compactJWS:)`: the developer's signed eligibility verdict.
+        var introductoryOfferEligibilityJWS: String?
     }
 
     func purchase(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -125,6 +127,7 @@ struct DeviceRoutes {
             quantity: body.quantity ?? 1, appAccountToken: body.appAccountToken,
             simulatesAskToBuy: body.simulatesAskToBuyInSandbox)
         purchase.billingPlanType = body.billingPlanType
+        purchase.introductoryOfferEligibilityJWS = body.introductoryOfferEligibilityJWS
         purchase.applicationUsername = body.applicationUsername
         let outcome = try await store.purchase(purchase, offer: offer)
         var answer = outcome

@@ -21,6 +21,8 @@ public enum PromotionalOfferV2Signature {
         public var productId: String?
         public var offerIdentifier: String?
         public var transactionId: String?
+        /// `allowIntroductoryOffer`, in an introductory-offer-eligibility JWS (same form, another audience).
+        public var allowIntroductoryOffer: Bool? = nil
     }
 
     public enum Failure: Error, Sendable, Equatable {
@@ -58,7 +60,7 @@ public enum PromotionalOfferV2Signature {
         return Claims(
             issuer: raw.iss, bundleId: raw.bid, audiences: raw.aud?.values ?? [], issuedAt: raw.iat,
             nonce: raw.nonce, productId: raw.productId, offerIdentifier: raw.offerIdentifier,
-            transactionId: raw.transactionId)
+            transactionId: raw.transactionId, allowIntroductoryOffer: raw.allowIntroductoryOffer)
     }
 
     /// Signs like Apple's `PromotionalOfferV2SignatureCreator.createSignature` (for clients and tests).
@@ -66,14 +68,19 @@ public enum PromotionalOfferV2Signature {
         privateKeyP8: String, keyId: String, issuerId: String, bundleId: String, productId: String,
         offerIdentifier: String, transactionId: String? = nil, nonce: UUID = UUID(), issuedAt: Date = Date()
     ) throws -> String {
-        let key = try P256.Signing.PrivateKey(pemRepresentation: privateKeyP8)
-        let header = try JSONEncoder().encode(["alg": "ES256", "kid": keyId, "typ": "JWT"])
         var claims: [String: JSONScalar] = [
             "bid": .string(bundleId), "iss": .string(issuerId), "aud": .string(audience),
             "iat": .int(Int64(issuedAt.timeIntervalSince1970.rounded(.down))), "nonce": .string(nonce.uuidString.lowercased()),
             "productId": .string(productId), "offerIdentifier": .string(offerIdentifier),
         ]
         if let transactionId { claims["transactionId"] = .string(transactionId) }
+        return try signJWT(claims: claims, privateKeyP8: privateKeyP8, keyId: keyId)
+    }
+
+    /// An ES256 JWT with the `kid` header, claims in sorted key order, as Apple's creators make them.
+    static func signJWT(claims: [String: JSONScalar], privateKeyP8: String, keyId: String) throws -> String {
+        let key = try P256.Signing.PrivateKey(pemRepresentation: privateKeyP8)
+        let header = try JSONEncoder().encode(["alg": "ES256", "kid": keyId, "typ": "JWT"])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         var input: [UInt8] = []
@@ -100,6 +107,7 @@ public enum PromotionalOfferV2Signature {
         var productId: String?
         var offerIdentifier: String?
         var transactionId: String?
+        var allowIntroductoryOffer: Bool?
     }
 
     /// RFC 7519 allows one string or an array.
@@ -117,13 +125,14 @@ public enum PromotionalOfferV2Signature {
         }
     }
 
-    private enum JSONScalar: Encodable {
-        case string(String), int(Int64)
+    enum JSONScalar: Encodable {
+        case string(String), int(Int64), bool(Bool)
         func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             switch self {
             case .string(let value): try container.encode(value)
             case .int(let value): try container.encode(value)
+            case .bool(let value): try container.encode(value)
             }
         }
     }

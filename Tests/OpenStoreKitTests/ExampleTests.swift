@@ -53,14 +53,15 @@ import Testing
             let world = try await store.makeWorld()
             let common = ["--store", store.url.absoluteString, "--bundle-id", ClientTestStore.bundle, "--customer", "yan", "--world", world]
 
-            let products = try await Self.run(["products"] + common + ["--create-customer", "k.seeds", "k.plus", "k.unknown"])
+            // Listing needs no customer (yan does not exist yet); the purchase creates it.
+            let products = try await Self.run(["products"] + common + ["k.seeds", "k.plus", "k.unknown"])
             #expect(products.status == 0, "\(products.stderr)")
             #expect(products.lines.map { $0["id"] as? String }.sorted { ($0 ?? "") < ($1 ?? "") } == ["k.plus", "k.seeds"])
             let seeds = try #require(products.lines.first { $0["id"] as? String == "k.seeds" })
             #expect(seeds["type"] as? String == "Consumable" && seeds["displayPrice"] as? String == "$0.99")
             #expect((seeds["price"] as? NSNumber)?.decimalValue == Decimal(string: "0.99"))
 
-            let bought = try await Self.run(["buy", "k.plus"] + common)
+            let bought = try await Self.run(["buy", "k.plus"] + common + ["--create-customer"])
             #expect(bought.status == 0, "\(bought.stderr)")
             let line = try #require(bought.lines.first)
             #expect(line["verified"] as? Bool == true && line["productID"] as? String == "k.plus")

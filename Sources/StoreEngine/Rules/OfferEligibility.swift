@@ -17,6 +17,21 @@ public enum OfferEligibility {
         else { return nil }
         return offer
     }
+
+    /// The product's introductory offer, whoever buys.
+    public static func introductoryOffer(of product: CatalogProduct) -> CatalogOffer? {
+        product.subscription.flatMap { $0.introductoryOffer ?? $0.introductoryOffers.first }
+    }
+
+    /// The intro offer a first purchase gets when the developer may have signed a verdict
+    /// (`introductoryOfferEligibility(compactJWS:)`): the verdict decides; without one, Apple's rule.
+    public static func introductoryOffer(for product: CatalogProduct, history: [OwnedTransaction], allowed: Bool?) -> CatalogOffer? {
+        switch allowed {
+        case nil: introductoryOffer(for: product, history: history)
+        case true?: introductoryOffer(of: product)
+        case false?: nil
+        }
+    }
 }
 
 extension OfferEligibility {
