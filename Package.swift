@@ -94,6 +94,7 @@ let package = Package(
         // client-side module that may import the engine, because it hosts the store.
         .target(name: "StoreKitTest", dependencies: [
             "StoreKit", "OpenStoreKit", "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage",
+            "StoreNotifications", .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         // The developer's side: ingests notifications, keeps customer info, reconciles through the
         // Server API, sends webhooks. Knows only what a developer's server can know (never the engine).
@@ -140,7 +141,7 @@ let package = Package(
         .executableTarget(name: "embed-resources", swiftSettings: strict),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
         .executableTarget(name: "openstore-bench", dependencies: [
-            "OpenStoreKit", "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreViews",
+            "OpenStoreKit", "StoreKitTest", "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreViews",
             "StoreNotifications", "SubscriptionBackend", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -198,5 +199,12 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ], swiftSettings: strict),
+        // StoreKitTest (issue 29): SKTestSession's own tests, and an app-shaped example tested with it.
+        .testTarget(name: "StoreKitTestTests", dependencies: [
+            "StoreKitTest", "StoreKit", "StoreModel", "StoreSigning", "StoreTestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ], resources: [.copy("Resources")], swiftSettings: strict),
+        .testTarget(name: "StoreKitTestExampleTests", dependencies: ["StoreKitTest", "StoreKit"],
+                    resources: [.copy("Resources")], swiftSettings: strict),
     ]
 )

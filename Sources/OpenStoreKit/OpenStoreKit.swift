@@ -118,6 +118,7 @@ public enum OpenStoreKit {
     /// else the process-wide one, else one configured from the environment on first use.
     public static func connection() throws -> StoreConnection {
         if let scoped = scoped { return scoped }
+        if let resolved = resolvedConnection() { return resolved }  // ConnectionResolver.swift
         if let configured = global.withLock({ $0 }) { return configured }
         return try configureFromEnvironment()
     }

@@ -27,7 +27,7 @@ struct Options {
     var database: String?
 
     static let usage = """
-        usage: openstore-bench [--quick] [--only sign,bare,healthz,purchase,lifecycle,history,notifications,views,startup,client,manage,backend,idle|http] [--connections N]
+        usage: openstore-bench [--quick] [--only sign,bare,healthz,purchase,lifecycle,history,notifications,views,startup,client,manage,backend,idle,sktest|http] [--connections N]
                                [--duration SECONDS] [--warm-up SECONDS] [--rounds N] [--customers N] [--subscribers N] [--renders N]
                                [--allow-debug] [--database postgres://user:password@host:port/database]
           --quick        short smoke run (about 10 s); figures are rougher
@@ -77,7 +77,7 @@ struct Options {
                 for name in try value(argument).split(separator: ",").map(String.init) {
                     switch name {
                     case "http": options.only.formUnion(["bare", "healthz", "purchase"])
-                    case "sign", "bare", "healthz", "purchase", "lifecycle", "history", "notifications", "views", "startup", "client", "manage", "backend", "idle": options.only.insert(name)
+                    case "sign", "bare", "healthz", "purchase", "lifecycle", "history", "notifications", "views", "startup", "client", "manage", "backend", "idle", "sktest": options.only.insert(name)
                     default: throw BenchError("unknown measurement \(name)\n\(usage)")
                     }
                 }

@@ -77,7 +77,7 @@ if options.wantsHTTP {
         """)
     let http = HTTPBenchmark(
         connections: options.connections, warmUp: options.warmUp, duration: options.duration,
-        rounds: options.rounds, customers: options.customers, only: options.only.subtracting(["sign", "lifecycle", "history", "notifications", "views", "startup", "client", "manage", "idle"]))
+        rounds: options.rounds, customers: options.customers, only: options.only.subtracting(["sign", "lifecycle", "history", "notifications", "views", "startup", "client", "manage", "idle", "sktest"]))
     do {
         let figures = try await http.run(log: { say("  " + $0) })
         if let bare = figures.bare {
@@ -489,6 +489,27 @@ if options.wants("idle") {
         }
     } catch {
         say("idle benchmark failed: \(error)")
+if options.wants("sktest") {
+    let cycles = options.quick ? 30 : 200
+    say("""
+
+        test cycle (StoreKitTest): \(cycles) SKTestSessions from the Backyard Birds catalog, one at a time, after one warm-up \
+        session (which starts the hosted store); beside the bare engine calls doing the same work on an open store.
+        """)
+    do {
+        let t = try await TestCycleBenchmark(cycles: cycles).run()
+        let p = ClientBenchmark.percentile
+        let pair = { (values: [Double]) in Report.ms(p(values, 0.5)) + " / " + Report.ms(p(values, 0.99)) }
+        report.add(.init(
+            figure: "SKTestSession creation p50 / p99", measured: pair(t.creation),
+            limit: "bare world + customer " + pair(t.bareCreation), ratio: Report.ratio(p(t.creation, 0.5) / p(t.bareCreation, 0.5)),
+            target: "p50 ≤ 20 ms", met: p(t.creation, 0.5) <= 20 ? "yes" : "NO"))
+        report.add(.init(
+            figure: "test cycle p50 / p99", measured: pair(t.cycle),
+            limit: "bare engine calls " + pair(t.bareCycle), ratio: Report.ratio(p(t.cycle, 0.5) / p(t.bareCycle, 0.5)),
+            target: "p50 ≤ 30 ms", met: p(t.cycle, 0.5) <= 30 ? "yes" : "NO"))
+    } catch {
+        say("test cycle benchmark failed: \(error)")
         failed = true
     }
 }

@@ -1,0 +1,30 @@
+import Foundation
+import StoreKit
+import StoreKitTest
+import Testing
+
+/// The guarantee: an action returns only after its effect is visible to StoreKit calls in the
+/// same test, and the updates it causes reach `Transaction.updates` before any later action's.
+@Suite(.timeLimit(.minutes(5))) struct OrderingTests {
+    @Test func actionsAreVisibleAtOnceAndUpdatesComeInOrder200Times() async throws {
+        for round in 0..<200 {
+            let session = try SKTestSession(contentsOf: Configurations.garden)
+            let first = try await session.buyProduct(identifier: "garden.monthly")
+            let updates = UpdatesRecorder()
+            // The unfinished purchase is the feed's first event: once it is here, the feed is live.
+            #expect(await updates.next(1).map(\.id) == [first.id], "round \(round)")
+
+            try session.forceRenewalOfSubscription(productIdentifier: "garden.monthly")
+            let renewal = try #require(try await Transaction.currentEntitlement(for: "garden.monthly")?.payloadValue,
+                                       "round \(round): no entitlement right after the renewal")
+            #expect(renewal.id != first.id && renewal.originalID == first.id, "round \(round): the renewal is not visible yet")
+
+            try session.refundTransaction(identifier: Int(renewal.id))
+            #expect(await ids(Transaction.currentEntitlements).isEmpty, "round \(round): the refund is not visible yet")
+
+            let next = await updates.next(2)
+            #expect(next.map(\.id) == [renewal.id, renewal.id], "round \(round): \(next.map(\.id))")
+            #expect(next.first?.revocationDate == nil && next.last?.revocationDate != nil, "round \(round): out of order")
+        }
+    }
+}
