@@ -179,5 +179,14 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
+        // Issue 30: the original In-App Purchase API (in the StoreKit module) against a live store,
+        // and the Apphud article's paywall app written over it (`import StoreKit` only).
+        .executableTarget(name: "apphud-paywall-example", dependencies: ["StoreKit"], swiftSettings: strict),
+        .testTarget(name: "StoreKit1Tests", dependencies: [
+            "StoreKit", "OpenStoreKit", "StoreServer", "StoreEngine", "StoreModel", "StoreStorage", "StoreSigning", "StoreTestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ], swiftSettings: strict),
     ]
 )
