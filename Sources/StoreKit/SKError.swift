@@ -65,11 +65,6 @@ public struct SKError: CustomNSError, Hashable, Sendable, LocalizedError {
     public static func == (lhs: SKError, rhs: SKError) -> Bool { lhs.code == rhs.code }
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
-    /// `catch SKError.paymentCancelled` and `case SKError.paymentCancelled` in a switch over an error.
-    public static func ~= (match: Code, error: any Error) -> Bool {
-        (error as? SKError)?.code == match
-    }
-
     public static var unknown: Code { .unknown }
     public static var clientInvalid: Code { .clientInvalid }
     public static var paymentCancelled: Code { .paymentCancelled }
@@ -91,6 +86,11 @@ public struct SKError: CustomNSError, Hashable, Sendable, LocalizedError {
     public static var ineligibleForOffer: Code { .ineligibleForOffer }
     public static var unsupportedPlatform: Code { .unsupportedPlatform }
     public static var overlayPresentedInBackgroundScene: Code { .overlayPresentedInBackgroundScene }
+}
+
+/// `catch SKError.paymentCancelled` and `case SKError.paymentCancelled` in a switch over an error.
+public func ~= (match: SKError.Code, error: any Error) -> Bool {
+    (error as? SKError)?.code == match
 }
 
 /// The StoreKit 2 error behind an `SKError`, kept Sendable.

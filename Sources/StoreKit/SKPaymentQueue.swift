@@ -203,7 +203,8 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     // MARK: Listening
 
     private func listen(_ connection: StoreConnection) async {
-        if let current = await Storefront.current {
+        // Connect first (creating the account if so configured), so the storefront can be read.
+        if (try? await connection.connect()) != nil, let current = await Storefront.current {
             let storefront = SKStorefront(countryCode: current.countryCode, identifier: current.id)
             state.update { $0.storefront = storefront }
         }

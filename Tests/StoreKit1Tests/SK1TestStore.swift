@@ -140,3 +140,21 @@ extension SK1TestStore {
         return (key.key.keyId, nonce, signature, timestamp)
     }
 }
+
+extension SK1TestStore {
+    /// A store page as a browser gets it (redirects followed): status and HTML.
+    func page(_ path: String, form: [String: String]? = nil) async throws -> (status: Int, html: String) {
+        var request = HTTPClientRequest(url: url.absoluteString + path)
+        if let form {
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            let body = form.map { key, value in
+                "\(key)=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value)"
+            }.joined(separator: "&")
+            request.body = .bytes(ByteBuffer(string: body))
+        }
+        let response = try await http.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 16 * 1024 * 1024)
+        return (Int(response.status.code), String(buffer: body))
+    }
+}
