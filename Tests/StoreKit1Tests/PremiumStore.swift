@@ -17,6 +17,7 @@ final class PremiumStore: NSObject, @unchecked Sendable {
         case removed(String)
         case restoreFinished
         case restoreFailed(SKError.Code)
+        case storePayment(String)
     }
 
     let sharedSecret: String
@@ -30,6 +31,8 @@ final class PremiumStore: NSObject, @unchecked Sendable {
     private var refreshRequest: SKReceiptRefreshRequest?
     /// Whether the observer finishes transactions as they are delivered (apps do).
     var finishesTransactions = true
+    /// Whether a purchase started on the App Store (promoted) goes on now.
+    var acceptsStorePayments = true
 
     init(sharedSecret: String, verifyReceiptHost: URL) {
         self.sharedSecret = sharedSecret
@@ -145,6 +148,11 @@ extension PremiumStore: SKPaymentTransactionObserver {
 
     func paymentQueue(_ queue: SKPaymentQueue, removedTransactions transactions: [SKPaymentTransaction]) {
         for transaction in transactions { emit.yield(.removed(transaction.payment.productIdentifier)) }
+    }
+
+    func paymentQueue(_ queue: SKPaymentQueue, shouldAddStorePayment payment: SKPayment, for product: SKProduct) -> Bool {
+        emit.yield(.storePayment(product.productIdentifier))
+        return acceptsStorePayments
     }
 
     func paymentQueueRestoreCompletedTransactionsFinished(_ queue: SKPaymentQueue) {

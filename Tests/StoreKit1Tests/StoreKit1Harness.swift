@@ -47,6 +47,7 @@ func shape(_ event: PremiumStore.Event) -> String {
     case .receiptRefreshed: return "receipt refreshed"
     case .restoreFinished: return "restore finished"
     case .restoreFailed(let code): return "restore failed \(code)"
+    case .storePayment(let product): return "store payment \(product)"
     }
 }
 

@@ -322,4 +322,31 @@ import Testing
         #expect(await events.next().map(shape) == "request failed cloudServiceNetworkConnectionFailed")
         await OpenStoreKit.withConnection(unreachable) { manager.stop() }
     }
+
+    @Test func aPromotedPurchaseAsksTheObserverAndTheQueueKnowsTheStorefront() async throws {
+        try await SK1TestStore.with { store in
+            var device = Device(store, customer: "jo", world: try await store.makeWorld())
+            try await device.run { device.manager.start() }
+            // The queue reads the storefront before it listens to the store.
+            try await store.waitForFeeds(1)
+            try await device.run {
+                let storefront = try #require(SKPaymentQueue.default().storefront)
+                #expect(storefront.countryCode == "USA")
+                #expect(SKPaymentQueue.canMakePayments())
+            }
+            // Declined: nothing is bought.
+            device.manager.acceptsStorePayments = false
+            #expect(try await device.run { try await SKPaymentQueue.default().receiveStorePayment(productIdentifier: "sk1.pro") } == false)
+            #expect(await device.next().map(shape) == ["store payment sk1.pro"])
+            // Accepted: the payment is added and goes through as any other.
+            device.manager.acceptsStorePayments = true
+            #expect(try await device.run { try await SKPaymentQueue.default().receiveStorePayment(productIdentifier: "sk1.pro") })
+            #expect(await device.next(4).map(shape) == ["store payment sk1.pro", "sk1.pro purchasing", "sk1.pro purchased", "removed sk1.pro"])
+            // A product the app does not sell.
+            await #expect(throws: SKError(.storeProductNotAvailable)) {
+                try await device.run { try await SKPaymentQueue.default().receiveStorePayment(productIdentifier: "sk1.nope") }
+            }
+            try await device.run { device.manager.stop() }
+        }
+    }
 }
