@@ -1,9 +1,10 @@
 import Dispatch
 
-/// StoreKit 1 calls delegates and observers on the main thread, so app code that touches its UI
-/// (or a `@MainActor` manager) from them stays correct. Here they run on the main dispatch queue,
-/// in the order they were sent; a program must run that queue (an `async` main, `dispatchMain()`
-/// or `RunLoop.main.run()`), as an app's run loop does.
+/// StoreKit 1 calls delegates and observers on the main thread. Requests and the payment queue do
+/// so on the main actor from their own tasks (so the connection in effect is the one they use);
+/// this is the path for a request that could not even start (no store configured), which has no
+/// task: the main dispatch queue. Either way a program must run the main queue (an `async` main,
+/// `dispatchMain()` or `RunLoop.main.run()`), as an app's run loop does.
 enum MainQueue {
     static func async(_ body: @escaping () -> Void) {
         let box = Unchecked(body)

@@ -123,6 +123,12 @@ extension SKError {
             case .notAvailableInStorefront: code = .storeProductNotAvailable
             case .notEntitled: code = .clientInvalid
             case .unsupported: code = .unsupportedPlatform
+            // Not configured, or an app, customer or world the store does not have: the client's fault.
+            case .systemError(let inner as OpenStoreKitError):
+                switch inner {
+                case .notConfigured, .appNotFound, .customerNotFound, .worldNotFound: code = .clientInvalid
+                default: code = .unknown
+                }
             case .unknown, .systemError: code = .unknown
             }
         case is OpenStoreKitError: code = .clientInvalid

@@ -349,4 +349,16 @@ import Testing
             try await device.run { device.manager.stop() }
         }
     }
+
+    @Test func anAccountTheStoreDoesNotHaveIsClientInvalid() async throws {
+        try await SK1TestStore.with { store in
+            _ = testReceiptFolder
+            let stranger = StoreConnection(OpenStoreKit.Configuration(
+                store: store.url, bundleID: SK1TestStore.bundle, customer: "nobody", createsCustomer: false))
+            let manager = PremiumStore(sharedSecret: SK1TestStore.sharedSecret, verifyReceiptHost: store.url)
+            var events = manager.events.makeAsyncIterator()
+            await OpenStoreKit.withConnection(stranger) { manager.requestProducts(["sk1.pro"]) }
+            #expect(await events.next().map(shape) == "request failed clientInvalid")
+        }
+    }
 }
