@@ -361,4 +361,26 @@ import Testing
             #expect(await events.next().map(shape) == "request failed clientInvalid")
         }
     }
+
+    @Test func anOfferCodeRedeemedReachesTheObserver() async throws {
+        try await SK1TestStore.with { store in
+            let world = try await store.makeWorld()
+            try await store.admin(.POST, "/admin/v1/worlds/\(world)/apps/\(SK1TestStore.bundle)/offer-codes",
+                                  ["offer": "FREEWEEK", "codes": ["SUMMER"]])
+            var device = Device(store, customer: "kai", world: world)
+            try await device.run {
+                device.manager.start()
+                // No sheet here: the code the customer would type goes to redeemOfferCode.
+                SKPaymentQueue.default().presentCodeRedemptionSheet()
+                try await SKPaymentQueue.default().redeemOfferCode("SUMMER")
+            }
+            #expect(await device.next(2).map(shape) == ["sk1.monthly purchased", "removed sk1.monthly"])
+            await #expect(throws: SKError.self) { try await device.run { try await SKPaymentQueue.default().redeemOfferCode("NOPE") } }
+            try await device.run {
+                let entitlement = try #require(await Transaction.currentEntitlement(for: "sk1.monthly"))
+                #expect(entitlement.unsafePayloadValue.offer?.type == .code)
+                device.manager.stop()
+            }
+        }
+    }
 }
