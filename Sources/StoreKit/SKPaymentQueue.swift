@@ -56,8 +56,10 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
             all[key] = made
             return made
         }
-        // Only `SKPaymentQueue` itself is made here, as StoreKit's `default()` returns its own class.
-        return unsafeDowncast(queue, to: self)
+        guard let typed = queue as? Self else {
+            preconditionFailure("SKPaymentQueue.default() is an SKPaymentQueue; a subclass (\(self)) has no default queue of its own")
+        }
+        return typed
     }
 
     /// Whether this account may pay. Parental restrictions do not exist here, so always true.
@@ -165,8 +167,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// product still purchasing or deferred (an Ask to Buy approval), else a new transaction
     /// (a renewal, an unfinished transaction at launch, a purchase made elsewhere). The receipt
     /// file is refreshed first, as a device's is when the observer hears of a purchase.
-    private func settle(_ purchase: Transaction, into candidate: SKPaymentTransaction?, connection: StoreConnection,
-                        as restored: Bool = false) async {
+    private func settle(_ purchase: Transaction, into candidate: SKPaymentTransaction?, connection: StoreConnection) async {
         let target: SKPaymentTransaction? = state.update { state in
             guard state.settled.insert(purchase.id).inserted else { return nil }
             let waiting: (SKPaymentTransaction) -> Bool = { [.purchasing, .deferred].contains($0.transactionState) }
