@@ -29,8 +29,3 @@ open class SKProductsRequest: SKRequest, @unchecked Sendable {
         }
     }
 }
-
-/// Told the products a `SKProductsRequest` found.
-public protocol SKProductsRequestDelegate: SKRequestDelegate {
-    func productsRequest(_ request: SKProductsRequest, didReceive response: SKProductsResponse)
-}
