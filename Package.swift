@@ -206,5 +206,14 @@ let package = Package(
         ], resources: [.copy("Resources")], swiftSettings: strict),
         .testTarget(name: "StoreKitTestExampleTests", dependencies: ["StoreKitTest", "StoreKit"],
                     resources: [.copy("Resources")], swiftSettings: strict),
+        // Issue 30: the original In-App Purchase API (in the StoreKit module) against a live store,
+        // and the Apphud article's paywall app written over it (`import StoreKit` only).
+        .executableTarget(name: "apphud-paywall-example", dependencies: ["StoreKit"], swiftSettings: strict),
+        .testTarget(name: "StoreKit1Tests", dependencies: [
+            "StoreKit", "OpenStoreKit", "StoreServer", "StoreEngine", "StoreModel", "StoreStorage", "StoreSigning", "StoreTestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ], swiftSettings: strict),
     ]
 )

@@ -130,6 +130,8 @@ extension AppStore {
             guard try await world.customer(record.customer) != nil else {
                 return .init(status: ReceiptStatus.accountNotFound, environment: environment)
             }
+            // "Now" is the customer's world's clock (time advances there), not the default world's.
+            response.receipt = .init(receipt, app: app, requestMs: await world.nowMs())
             let latest = try await appReceiptContents(app: app, customer: record.customer, world: world)
             response.latestReceipt = Data(try ReceiptSigner.sign(latest, authority: authority)).base64EncodedString()
             let (records, _) = try await world.transactions(bundleId: app.bundleId, customer: record.customer, scope: .all)

@@ -25,6 +25,11 @@ public enum DemoStorePages {
                   summary: "Every product view style and every control style for Food Truck's catalog.") {
             AnyView(Gallery(title: "Style gallery — Food Truck"))
         },
+        // Listed when the store sells Tests/Fixtures/storekit1.storekit as com.example.paywall.
+        StorePage(id: "paywall", bundleId: Paywall.bundleId, title: "Paywall — the Apphud article's PurchaseView",
+                  summary: "Two subscriptions, the article's status lines, Restore purchases and Not now.") {
+            AnyView(PaywallPage())
+        },
     ]
 
     public static func page(_ id: String) -> StorePage? {

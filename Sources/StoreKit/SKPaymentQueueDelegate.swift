@@ -1,0 +1,14 @@
+import Foundation
+
+/// Asked by the queue before it goes on with a transaction when the storefront changed, and
+/// before it shows a price-increase consent. Both are optional in StoreKit; the defaults here
+/// are StoreKit's (continue; show).
+public protocol SKPaymentQueueDelegate: NSObjectProtocol {
+    func paymentQueue(_ paymentQueue: SKPaymentQueue, shouldContinue transaction: SKPaymentTransaction, in newStorefront: SKStorefront) -> Bool
+    func paymentQueueShouldShowPriceConsent(_ paymentQueue: SKPaymentQueue) -> Bool
+}
+
+extension SKPaymentQueueDelegate {
+    public func paymentQueue(_ paymentQueue: SKPaymentQueue, shouldContinue transaction: SKPaymentTransaction, in newStorefront: SKStorefront) -> Bool { true }
+    public func paymentQueueShouldShowPriceConsent(_ paymentQueue: SKPaymentQueue) -> Bool { true }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// The customer's App Store storefront: `countryCode` (ISO 3166-1 alpha-3, "USA") and the
+/// store's `identifier` for it ("143441").
+open class SKStorefront: NSObject, @unchecked Sendable {
+    open var countryCode: String { storedCountryCode }
+    open var identifier: String { storedIdentifier }
+
+    private let storedCountryCode: String
+    private let storedIdentifier: String
+
+    init(countryCode: String, identifier: String) {
+        storedCountryCode = countryCode
+        storedIdentifier = identifier
+        super.init()
+    }
+}
