@@ -10,6 +10,8 @@ struct TestPurchase: Sendable {
     var appAccountToken: String?
     var simulatesAskToBuy: Bool?
     var offer: PurchaseOfferRequest?
+    var introductoryOfferEligibilityJWS: String?
+    var billingPlanType: String?
 
     init(_ options: Set<Product.PurchaseOption>, productId: String, catalog: Catalog) throws {
         guard catalog.products.contains(where: { $0.id == productId }) else {
@@ -32,6 +34,9 @@ struct TestPurchase: Sendable {
                 offers.append(.promotionalTesting(offerId: value))
             case .custom(let key, .string(let value)) where key == TestingOptionKey.codeOffer:
                 offers.append(.codeTesting(referenceName: value))
+            case .introductoryOfferEligibility(let jws): introductoryOfferEligibilityJWS = jws
+            case .billingPlanType(let type): billingPlanType = type
+            case .onStorefrontChange: break  // the session's storefront does not change during buyProduct
             case .custom: break
             }
         }
@@ -40,7 +45,10 @@ struct TestPurchase: Sendable {
     }
 
     func request(world: String, customer: String) -> PurchaseRequest {
-        PurchaseRequest(world: world, bundleId: HostedStore.bundleID, productId: productId, customer: customer, quantity: quantity,
-                        appAccountToken: appAccountToken, simulatesAskToBuy: simulatesAskToBuy)
+        var request = PurchaseRequest(world: world, bundleId: HostedStore.bundleID, productId: productId, customer: customer, quantity: quantity,
+                                      appAccountToken: appAccountToken, simulatesAskToBuy: simulatesAskToBuy)
+        request.introductoryOfferEligibilityJWS = introductoryOfferEligibilityJWS
+        request.billingPlanType = billingPlanType
+        return request
     }
 }

@@ -19,6 +19,15 @@ public enum TemporaryFolder {
         }
         return folder
     }
+
+    /// A new, empty folder that outlives the test that made it (shared by the tests of one
+    /// process), removed when the process exits.
+    public static func makeForProcess(_ kind: String) -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openstore-\(kind)-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        FolderList.process.add(folder)
+        return folder
+    }
 }
 
 /// The folders one test made (or, outside any test scope, the whole process).

@@ -489,6 +489,10 @@ if options.wants("idle") {
         }
     } catch {
         say("idle benchmark failed: \(error)")
+        failed = true
+    }
+}
+
 if options.wants("sktest") {
     let cycles = options.quick ? 30 : 200
     say("""

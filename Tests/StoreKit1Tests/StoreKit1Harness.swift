@@ -1,10 +1,12 @@
 import StoreKit
+import StoreTestSupport
 import Testing
 
 /// One receipt folder for this test process (receipt paths name the world and customer, so
-/// parallel tests do not share files), removed at exit by the system's temporary folder policy.
+/// parallel tests do not share files), removed when the test process exits (`TemporaryFolder`:
+/// the test command fails on any `openstore-*` folder left behind).
 let testReceiptFolder: URL = {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("openstore-sk1-receipts-\(ProcessInfo.processInfo.processIdentifier)")
+    let url = TemporaryFolder.makeForProcess("sk1-receipts")
     AppReceiptFile.directory = url
     return url
 }()
