@@ -14,6 +14,12 @@ import Testing
                 store: server.url, bundleID: CompatTestStore.commitment, customer: "commit", world: world, createsCustomer: true))
             try await OpenStoreKit.withConnection(connection) {
                 let yearly = try #require(try await Product.products(for: ["test.yearly"]).first)
+                // The plans it is sold on, from the catalog's `billingPlans`.
+                let terms = try #require(yearly.subscription?.pricingTerms)
+                #expect(terms.map(\.billingPlanType) == [.monthly])
+                #expect(terms.first?.billingPeriod == .monthly && terms.first?.billingPrice == Decimal(string: "3.99"))
+                #expect(terms.first?.billingDisplayPrice == "$3.99")
+                #expect(terms.first?.commitmentInfo.price == Decimal(string: "47.88") && terms.first?.commitmentInfo.period == .yearly)
                 let result = try await yearly.purchase(options: [.billingPlanType(.monthly)])
                 guard case .success(.verified(let bought)) = result else {
                     Issue.record("expected a verified purchase, got \(result)")
