@@ -31,20 +31,38 @@ extension Product {
 
 extension StoreConnection {
     /// Needs no customer, as on a phone where nobody is signed in (see `listingStorefront`).
+    /// Products are cached per storefront for the connection's life, as StoreKit caches them for
+    /// the app's: asking again for the same IDs in the same storefront costs only the storefront
+    /// check, and a storefront change lists them afresh in the new one's prices.
     func products(for ids: [String]) async throws -> [Product] {
         _ = try await startWithoutAccount()
         guard !ids.isEmpty else { return [] }
-        var query = ids.map { "id=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" }
-        if let storefront = try await listingStorefront() {
-            query.append("storefront=\(storefront)")
-        }
+        let storefront = try await listingStorefront()
+        let cached = productCache.withLock { cache in ids.compactMap { cache[ProductCacheKey(storefront: storefront, id: $0)] } }
+        let missing = ids.filter { id in !cached.contains { $0.id == id } }
+        guard !missing.isEmpty else { return Self.inRequestOrder(cached, ids) }
+        var query = missing.map { "id=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" }
+        if let storefront { query.append("storefront=\(storefront)") }
         let answer = try await send(.GET, app + "/products?" + query.joined(separator: "&"))
         let listing = try decode(ProductListingJSON.self, answer)
+        let fetched: [Product]
         do {
-            return try listing.products.map { try Product($0, storefront: listing.storefront) }
+            fetched = try listing.products.map { try Product($0, storefront: listing.storefront) }
         } catch {
             throw StoreKitError.systemError(error)
         }
+        productCache.withLock { cache in
+            for product in fetched { cache[ProductCacheKey(storefront: storefront, id: product.id)] = product }
+        }
+        return Self.inRequestOrder(cached + fetched, ids)
+    }
+
+    /// The products in the order their IDs were asked for (unknown IDs left out), once each.
+    static func inRequestOrder(_ products: [Product], _ ids: [String]) -> [Product] {
+        var byID: [String: Product] = [:]
+        for product in products { byID[product.id] = product }
+        var seen = Set<String>()
+        return ids.compactMap { id in seen.insert(id).inserted ? byID[id] : nil }
     }
 
     /// The storefront products are priced for, without creating an account: the account's, else

@@ -17,6 +17,8 @@ public final class StoreConnection: Sendable {
     private let session = OnceValue<Session>()
     /// That the customer exists (created on first use when allowed), once.
     private let accountReady = OnceValue<Bool>()
+    /// Listed products, per storefront (`products(for:)`).
+    let productCache = LockedValue<[ProductCacheKey: Product]>([:])
     /// What `purchase` bought here, which `Transaction.updates` leaves out as StoreKit does.
     let ownPurchases = OwnPurchases()
     /// `AppTransaction.shared`, once fetched.
@@ -232,4 +234,10 @@ actor OnceValue<Value: Sendable> {
             throw error
         }
     }
+}
+
+/// A listed product: its ID in one storefront (nil: the store's default).
+struct ProductCacheKey: Hashable, Sendable {
+    var storefront: String?
+    var id: String
 }

@@ -44,7 +44,27 @@ extension Product.SubscriptionInfo {
             subscriptionPeriod: try Product.SubscriptionPeriod(wire.subscriptionPeriod),
             introductoryOffer: try wire.introductoryOffer.map(Product.SubscriptionOffer.init),
             promotionalOffers: try wire.promotionalOffers.map(Product.SubscriptionOffer.init),
-            winBackOffers: try wire.winBackOffers.map(Product.SubscriptionOffer.init))
+            winBackOffers: try wire.winBackOffers.map(Product.SubscriptionOffer.init),
+            pricingTerms: try (wire.pricingTerms ?? []).map(PricingTerms.init))
+    }
+}
+
+extension Product.SubscriptionInfo.PricingTerms {
+    init(_ wire: ProductListing.PricingTerms) throws {
+        func decimal(_ text: String) throws -> Decimal {
+            guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+                throw OpenStoreKitError.badResponse("pricing terms price \"\(text)\" is not a decimal")
+            }
+            return value
+        }
+        self.init(
+            billingPlanType: Product.SubscriptionInfo.BillingPlanType(rawValue: wire.billingPlanType),
+            billingPeriod: try Product.SubscriptionPeriod(wire.billingPeriod), billingPrice: try decimal(wire.billingPrice),
+            billingDisplayPrice: wire.billingDisplayPrice,
+            commitmentInfo: Product.SubscriptionInfo.CommitmentInfo(
+                price: try decimal(wire.commitmentPrice), displayPrice: wire.commitmentDisplayPrice,
+                period: try Product.SubscriptionPeriod(wire.commitmentPeriod)),
+            subscriptionOffers: try wire.offers.map(Product.SubscriptionOffer.init))
     }
 }
 

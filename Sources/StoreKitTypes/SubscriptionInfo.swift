@@ -83,10 +83,14 @@ extension Product {
         public let promotionalOffers: [SubscriptionOffer]
         /// Every configured win-back offer, not filtered by eligibility (as StoreKit).
         public let winBackOffers: [SubscriptionOffer]
+        /// The billing plans the subscription is sold on (iOS 26.4): empty unless the catalog has
+        /// `billingPlans` (e.g. "monthly with a 12-month commitment").
+        public let pricingTerms: [PricingTerms]
 
         public init(subscriptionGroupID: String, groupLevel: Int, groupDisplayName: String, subscriptionPeriod: SubscriptionPeriod,
                     introductoryOffer: SubscriptionOffer? = nil, promotionalOffers: [SubscriptionOffer] = [],
-                    winBackOffers: [SubscriptionOffer] = []) {
+                    winBackOffers: [SubscriptionOffer] = [], pricingTerms: [PricingTerms] = []) {
+            self.pricingTerms = pricingTerms
             self.subscriptionGroupID = subscriptionGroupID
             self.groupLevel = groupLevel
             self.groupDisplayName = groupDisplayName

@@ -29,6 +29,7 @@ struct ClientBenchmark {
         var latencies: [Double]
         var arrivedFirst: Int
         var purchaseRoundTrips: [Double]
+        var apis: APIFigures
     }
 
     func run(log: (String) -> Void) async throws -> Figures {
@@ -109,9 +110,11 @@ struct ClientBenchmark {
             latencies.append(arrived > answered ? Double(arrived - answered) / 1e6 : 0)
             if index == 0 { log("first update arrived \(String(format: "%.3f", latencies[0])) ms after its purchase was answered") }
         }
+        let apis = try await Self.storeKitAPIs(store: store, base: base, bundle: bundle, rounds: max(10, purchases / 10),
+                                               renewals: max(5, purchases / 100), log: log)
         await store.shutdown()
         return Figures(rawVerify: rates[0], clientVerify: rates[1], python: python, pythonNote: note,
-                       latencies: latencies, arrivedFirst: arrivedFirst, purchaseRoundTrips: roundTrips)
+                       latencies: latencies, arrivedFirst: arrivedFirst, purchaseRoundTrips: roundTrips, apis: apis)
     }
 
     static func purchase(_ http: HTTPClient, base: String, bundle: String, product: String, customer: String) async throws -> (id: String, jws: String) {

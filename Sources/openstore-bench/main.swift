@@ -463,6 +463,17 @@ if options.wants("client") {
             figure: "Transaction.updates latency p50 / p99", measured: ms(ClientBenchmark.percentile(c.latencies, 0.5)) + " / " + ms(p99),
             limit: "after the purchase's answer (\(c.arrivedFirst) of \(c.latencies.count) arrived first)", ratio: "",
             target: "p99 ≤ 5 ms", met: p99 <= 5 ? "yes" : "NO"))
+        let a = c.apis
+        let p50 = { (values: [Double]) in ClientBenchmark.percentile(values, 0.5) }
+        report.add(.init(figure: "Product.products(for:) first call p50", measured: ms(p50(a.firstProducts)),
+                         limit: "bare loopback round trip p50 \(ms(p50(a.bareRoundTrips)))"))
+        report.add(.init(figure: "Product.products(for:) cached call p50", measured: ms(p50(a.cachedProducts)),
+                         limit: "bare loopback round trip p50 \(ms(p50(a.bareRoundTrips))) (the storefront check is one)"))
+        report.add(.init(
+            figure: "Status.updates latency p50 / p99 (renewal)",
+            measured: ms(p50(a.statusLatencies)) + " / " + ms(ClientBenchmark.percentile(a.statusLatencies, 0.99)),
+            limit: "Transaction.updates " + ms(p50(a.transactionLatencies)) + " / " + ms(ClientBenchmark.percentile(a.transactionLatencies, 0.99))
+                + " (Status.updates reads the statuses once more)"))
     } catch {
         say("client benchmark failed: \(error)")
         failed = true

@@ -45,16 +45,24 @@ public enum QualifiedStoreKit {
         return transaction
     }
 
-    /// What an app sends its server: the JWS and a JSON body built with `JSONSerialization`.
-    public static func serverPayload(for transaction: StoreKit.Transaction, endpoint: URL) throws -> (URL, Data) {
+    /// What an app sends its server: the JWS in a JSON body built with `JSONSerialization`, as a
+    /// `URLRequest` for `URLSession` (FoundationNetworking on Linux, also through StoreKit).
+    public static func serverRequest(for transaction: StoreKit.Transaction, endpoint: URL) throws -> URLRequest {
         let body: [String: Any] = [
             "signedTransaction": transaction.jwsRepresentation,
             "bundleID": Bundle.main.bundleIdentifier ?? transaction.appBundleID,
             "sentAt": Date().timeIntervalSince1970,
             "requestID": UUID().uuidString,
         ]
-        return (endpoint.appendingPathComponent("transactions"), try JSONSerialization.data(withJSONObject: body))
+        var request = URLRequest(url: endpoint.appendingPathComponent("transactions"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(withJSONObject: body)
+        return request
     }
+
+    /// The session an app would send it with.
+    public static var session: URLSession { URLSession.shared }
 
     /// Restores, then reads the app transaction, as a launch check does.
     public static func restore() async throws -> StoreKit.AppTransaction? {

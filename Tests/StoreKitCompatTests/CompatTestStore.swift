@@ -14,6 +14,11 @@ import StoreTestSupport
 final class CompatTestStore: Sendable {
     static let backyardBirds = DemoCatalogs.backyardBirdsBundleID
     static let foodTruck = DemoCatalogs.foodTruckBundleID
+    /// The test catalog whose yearly plan also sells "monthly with a 12-month commitment" (2026).
+    static let commitment = "com.example.commitment"
+    static let commitmentCatalog = testCatalogJSON.replacingOccurrences(
+        of: #""displayPrice" : "39.99","#,
+        with: #""billingPlans" : [ { "billingPlanType" : "MONTHLY", "commitmentDisplayPrice" : "47.88", "displayPrice" : "3.99", "internalID" : "BP1", "isEnabled" : true } ], "displayPrice" : "39.99","#)
 
     let folder: URL
     let store: StoreEngine.AppStore
@@ -37,6 +42,8 @@ final class CompatTestStore: Sendable {
                              catalogJSON: DemoCatalogs.backyardBirds),
                 try StoreApp(bundleId: foodTruck, appAppleId: 1_640_000_002, environment: .sandbox, name: "Food Truck",
                              catalogJSON: DemoCatalogs.foodTruck),
+                try StoreApp(bundleId: commitment, appAppleId: 1_640_000_003, environment: .sandbox, name: "Commitment",
+                             catalogJSON: commitmentCatalog),
             ]
             let store = try await StoreEngine.AppStore.open(database: database, apps: apps)
             let http = StoreHTTPServer(store: store, host: "127.0.0.1", port: 0)

@@ -26,6 +26,24 @@ public struct ProductListing: Codable, Sendable, Equatable {
         public var introductoryOffer: Offer?
         public var promotionalOffers: [Offer]
         public var winBackOffers: [Offer]
+        /// The 2026 billing plans (`billingPlans[]`), as StoreKit's `SubscriptionInfo.pricingTerms`;
+        /// nil from a store that predates them.
+        public var pricingTerms: [PricingTerms]? = nil
+    }
+
+    /// One billing plan of a subscription: what is billed how often, and the commitment it adds
+    /// up to (StoreKit's `Product.SubscriptionInfo.PricingTerms`).
+    public struct PricingTerms: Codable, Sendable, Equatable {
+        /// `MONTHLY` or `BILLED_UPFRONT`.
+        public var billingPlanType: String
+        public var billingPeriod: Period
+        public var billingPrice: String
+        public var billingDisplayPrice: String
+        public var commitmentPeriod: Period
+        public var commitmentPrice: String
+        public var commitmentDisplayPrice: String
+        /// The introductory offers of this plan.
+        public var offers: [Offer]
     }
 
     public var id: String
@@ -61,7 +79,29 @@ public struct ProductListing: Codable, Sendable, Equatable {
                 subscriptionPeriod: Period(info.period),
                 introductoryOffer: (info.introductoryOffer ?? info.introductoryOffers.first).map { Offer($0, storefront: storefront) },
                 promotionalOffers: info.promotionalOffers.map { Offer($0, storefront: storefront) },
-                winBackOffers: info.winBackOffers.map { Offer($0, storefront: storefront) })
+                winBackOffers: info.winBackOffers.map { Offer($0, storefront: storefront) },
+                pricingTerms: Self.pricingTerms(product, info, storefront: storefront))
+        }
+    }
+
+    /// The enabled billing plans: `MONTHLY` bills its price every month over a commitment as long
+    /// as the product's period (`commitmentDisplayPrice` in all); `BILLED_UPFRONT` bills the
+    /// whole period at once (the product's price where the plan gives none).
+    static func pricingTerms(_ product: CatalogProduct, _ info: CatalogSubscription, storefront: Storefront) -> [PricingTerms]? {
+        let plans = info.billingPlans.filter(\.isEnabled)
+        guard !plans.isEmpty else { return nil }
+        return plans.map { plan in
+            let monthly = plan.type == "MONTHLY"
+            let billing = monthly ? SubscriptionPeriod(unit: .month, value: 1) : info.period
+            let price = plan.price ?? product.price
+            let total = plan.commitmentPrice ?? (monthly ? price * 12 : price)
+            let offers = (info.introductoryOffers.isEmpty ? info.introductoryOffer.map { [$0] } ?? [] : info.introductoryOffers)
+                .filter { ($0.billingPlanType ?? "BILLED_UPFRONT") == plan.type }
+            return PricingTerms(
+                billingPlanType: plan.type, billingPeriod: Period(billing), billingPrice: "\(price)",
+                billingDisplayPrice: storefront.formatted(price), commitmentPeriod: Period(info.period),
+                commitmentPrice: "\(total)", commitmentDisplayPrice: storefront.formatted(total),
+                offers: offers.map { Offer($0, storefront: storefront) })
         }
     }
 
