@@ -50,14 +50,14 @@ import Testing
             return Response(status: .ok)
         }
         let receiver = try await LoopbackServer.start { listening in
-            let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.2", port: 0)),
                                   onServerRunning: { channel in listening(channel.localAddress?.port ?? 0) })
             return { try await app.runService(gracefulShutdownSignals: []) }
         }
         defer { Task { await receiver.stop() } }
 
         let session = try SKTestSession(contentsOf: Configurations.garden)
-        try await session.setNotificationURL(URL(string: "http://127.0.0.1:\(receiver.port)/notifications"))
+        try await session.setNotificationURL(URL(string: "http://127.0.0.2:\(receiver.port)/notifications"))
         let bought = try await session.buyProduct(identifier: "garden.monthly")
         // Delivery is asynchronous, as the App Store's is: wait for it (the test's time limit bounds the wait).
         while received.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(20)) }
