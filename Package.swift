@@ -202,7 +202,7 @@ let package = Package(
         // StoreKitTest (issue 29): SKTestSession's own tests, and an app-shaped example tested with it.
         .testTarget(name: "StoreKitTestTests", dependencies: [
             "StoreKitTest", "StoreKit", "StoreModel", "StoreSigning", "StoreTestSupport",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "Hummingbird", package: "hummingbird"),
         ], resources: [.copy("Resources")], swiftSettings: strict),
         .testTarget(name: "StoreKitTestExampleTests", dependencies: ["StoreKitTest", "StoreKit"],
                     resources: [.copy("Resources")], swiftSettings: strict),

@@ -5,14 +5,14 @@ import Foundation
 /// `expireSubscription(productIdentifier:)`, the property setters) and waits for it, so the call
 /// returns only once its effect is in the store.
 ///
-/// The work runs with a task-executor preference for a serial dispatch queue of its own (and so
-/// do the default actors it calls into, SE-0417), not on Swift's cooperative pool: a test that
-/// blocks a pool thread here does not also wait for a free pool thread to do the work.
+/// The work runs on `ElasticExecutor`, whose threads grow with demand, so a test that blocks a
+/// thread here never leaves the store without a thread to do the work on.
 enum Blocking {
     static func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+        _ = ElasticExecutor.installed
         let done = DispatchSemaphore(value: 0)
         let result = ResultBox<T>()
-        Task(executorPreference: QueueExecutor.shared) {
+        Task(executorPreference: ElasticExecutor.shared) {
             do {
                 result.value = .success(try await work())
             } catch {
@@ -34,13 +34,3 @@ private final class ResultBox<T: Sendable>: @unchecked Sendable {
     }
 }
 
-/// A task executor over a dispatch queue that is not Swift's cooperative pool.
-final class QueueExecutor: TaskExecutor, @unchecked Sendable {
-    static let shared = QueueExecutor()
-    private let queue = DispatchQueue(label: "StoreKitTest.blocking", attributes: .concurrent)
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-    }
-}

@@ -7,7 +7,7 @@ import StoreServer
 import StoreStorage
 
 /// A real store (`StoreHTTPServer`, the one `openstore serve` runs) in the test's own process, on
-/// an ephemeral loopback port, selling one `.storekit` catalog from a throw-away SQLite database in
+/// an ephemeral port of loopback address 127.0.0.2, selling one `.storekit` catalog from a throw-away SQLite database in
 /// a temporary folder. Sessions share it, each in a world of its own, so creating a session costs
 /// a world, not a store. The folder is removed when the store stops, and at the latest when the
 /// process exits.
@@ -22,7 +22,12 @@ final class HostedStore: Sendable {
     let catalog: Catalog
     private let tasks: [Task<Void, Never>]
 
-    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    var url: URL { URL(string: "http://\(Self.address):\(port)")! }
+
+    /// A loopback address of their own (all of 127.0.0.0/8 is loopback on Linux): a test that
+    /// closes a port on 127.0.0.1 to see refusals never finds a session's store on it, and HTTP
+    /// clients keep no connection state shared with other tests' servers.
+    static let address = "127.0.0.2"
     var rootCertificateDER: Data { Data(store.authority.rootDER) }
 
     private init(store: StoreEngine.AppStore, port: Int, folder: URL, catalog: Catalog, tasks: [Task<Void, Never>]) {
@@ -50,7 +55,7 @@ final class HostedStore: Sendable {
                 await database.close()
                 throw error
             }
-            let server = StoreHTTPServer(store: store, host: "127.0.0.1", port: 0, storePages: [])
+            let server = StoreHTTPServer(store: store, host: address, port: 0, storePages: [])
             let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
             let serving = Task {
                 defer { continuation.finish() }

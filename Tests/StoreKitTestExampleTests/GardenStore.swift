@@ -15,6 +15,9 @@ final class GardenStore {
     private(set) var membership: Product?
     private(set) var seedPackets = 0
     private var updates: Task<Void, Never>?
+    /// A transaction can reach the app twice (the purchase's answer, and the updates listener
+    /// replaying it while still unfinished); consumables are counted once.
+    private var delivered: Set<UInt64> = []
 
     init() {
         updates = listenForTransactions()
@@ -73,7 +76,7 @@ final class GardenStore {
     }
 
     private func deliver(_ transaction: Transaction) async {
-        if transaction.productType == .consumable && transaction.revocationDate == nil {
+        if transaction.productType == .consumable && transaction.revocationDate == nil, delivered.insert(transaction.id).inserted {
             seedPackets += transaction.purchasedQuantity
         }
         await transaction.finish()

@@ -18,7 +18,7 @@ import Testing
     @Test func productsLoadCheapestFirst() async throws {
         let store = GardenStore()
         try await store.loadProducts()
-        #expect(store.products.map(\.id) == ["garden.seeds", "garden.guide", "garden.monthly", "garden.yearly"])
+        #expect(store.products.map(\.id) == ["garden.seeds", "garden.monthly", "garden.guide", "garden.yearly"])
     }
 
     @Test func buyingTheGuideUnlocksIt() async throws {

@@ -1,5 +1,8 @@
 import AsyncHTTPClient
 import Foundation
+import Hummingbird
+import StoreTestSupport
+import Synchronization
 import StoreKit
 import StoreKitTest
 import StoreSigning
@@ -38,9 +41,39 @@ import Testing
         #expect(refused.status != .ok)
     }
 
-    @Test func theNotificationURLIsAcceptedAndRefusedWhenMalformed() async throws {
+    @Test func notificationsReachTheSessionsURLSignedUnderItsRoot() async throws {
+        let received = Mutex<[String]>([])
+        let router = Router()
+        router.post("notifications") { request, _ in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            received.withLock { $0.append(String(buffer: body)) }
+            return Response(status: .ok)
+        }
+        let receiver = try await LoopbackServer.start { listening in
+            let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.2", port: 0)),
+                                  onServerRunning: { channel in listening(channel.localAddress?.port ?? 0) })
+            return { try await app.runService(gracefulShutdownSignals: []) }
+        }
+        defer { Task { await receiver.stop() } }
+
         let session = try SKTestSession(contentsOf: Configurations.garden)
-        try await session.setNotificationURL(URL(string: "http://127.0.0.1:9/notifications"))
+        try await session.setNotificationURL(URL(string: "http://127.0.0.2:\(receiver.port)/notifications"))
+        let bought = try await session.buyProduct(identifier: "garden.monthly")
+        // Delivery is asynchronous, as the App Store's is: wait for it (the test's time limit bounds the wait).
+        while received.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(20)) }
+        struct Body: Decodable { var signedPayload: String }
+        struct Payload: Decodable {
+            struct Data: Decodable { var bundleId: String; var environment: String; var signedTransactionInfo: String }
+            var notificationType: String
+            var data: Data
+        }
+        let verifier = try JWSVerifier(rootCertificateDER: Array(session.rootCertificate))
+        let body = try JSONDecoder().decode(Body.self, from: Data(received.withLock { $0[0] }.utf8))
+        let payload = try verifier.verifyAndDecode(Payload.self, from: body.signedPayload)
+        #expect(payload.notificationType == "SUBSCRIBED" && payload.data.bundleId == session.bundleID && payload.data.environment == "Sandbox")
+        struct Signed: Decodable { var transactionId: String }
+        #expect(try verifier.verifyAndDecode(Signed.self, from: payload.data.signedTransactionInfo).transactionId == String(bought.id))
+
         try await session.setNotificationURL(nil)
         await #expect(throws: SKTestError.self) { try await session.setNotificationURL(URL(string: "ftp://example.com/x")) }
     }

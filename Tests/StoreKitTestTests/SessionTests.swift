@@ -209,11 +209,12 @@ import Testing
 
     @Test func testingOffersApplyWithoutSignatures() async throws {
         let session = try SKTestSession(contentsOf: Configurations.garden)
-        let promo = try await session.buyProduct(identifier: "garden.monthly", options: [.promotionalOffer(id: "comeback")])
-        #expect(promo.offer?.type == .promotional && promo.offer?.id == "comeback")
-        session.clearTransactions()
         let code = try await session.buyProduct(identifier: "garden.monthly", options: [.codeOffer(referenceName: "SPRING")])
         #expect(code.offer?.type == .code)
+        // Promotional offers are for current or past subscribers of the group (Apple's rule).
+        try session.expireSubscription(productIdentifier: "garden.monthly")
+        let promo = try await session.buyProduct(identifier: "garden.monthly", options: [.promotionalOffer(id: "comeback")])
+        #expect(promo.offer?.type == .promotional && promo.offer?.id == "comeback")
     }
 
     @Test func aScopedSessionReachesStoreKitFromADetachedTask() async throws {
@@ -223,5 +224,44 @@ import Testing
             await session.withStoreKit { await ids(Transaction.currentEntitlements) }
         }.value
         #expect(seen == [bought.id])
+    }
+}
+
+/// The deprecated and rarely used members still do what Apple's do.
+@Suite(.timeLimit(.minutes(2))) struct LegacySessionTests {
+    @Test @available(*, deprecated) func failTransactionsMakesPurchasesFail() async throws {
+        let session = try SKTestSession(contentsOf: Configurations.garden)
+        session.failTransactionsEnabled = true
+        #expect(session.failTransactionsEnabled)
+        let guide = try #require(try await Product.products(for: ["garden.guide"]).first)
+        await #expect(throws: (any Error).self) { try await guide.purchase() }
+        session.failTransactionsEnabled = false
+        #expect(transaction(of: try await guide.purchase()) != nil)
+    }
+
+    @Test @available(*, deprecated) func buyProductByProductIdentifierBuysOutsideTheApp() async throws {
+        let session = try SKTestSession(contentsOf: Configurations.garden)
+        try session.buyProduct(productIdentifier: "garden.guide")
+        #expect(await ids(Transaction.currentEntitlements).count == 1)
+        #expect(throws: SKTestError.self) { try session.buyProduct(productIdentifier: "garden.nothing") }
+    }
+
+    @Test func decliningAPriceIncreaseTurnsAutoRenewOff() async throws {
+        let session = try SKTestSession(contentsOf: Configurations.garden)
+        let bought = try await session.buyProduct(identifier: "garden.monthly")
+        try session.requestPriceIncreaseConsentForTransaction(identifier: Int(bought.id))
+        try session.declinePriceIncreaseForTransaction(identifier: Int(bought.id))
+        let monthly = try #require(try await Product.products(for: ["garden.monthly"]).first)
+        let info = try #require(try await monthly.subscription?.status.first?.renewalInfo.payloadValue)
+        #expect(!info.willAutoRenew)
+    }
+
+    @Test func deleteTransactionNamesWhatItCannotDo() async throws {
+        let session = try SKTestSession(contentsOf: Configurations.garden)
+        let bought = try await session.buyProduct(identifier: "garden.guide")
+        let unknown = #expect(throws: SKTestError.self) { try session.deleteTransaction(identifier: 42) }
+        #expect(unknown?.code == .noTransactionFound)
+        let unsupported = #expect(throws: SKTestError.self) { try session.deleteTransaction(identifier: Int(bought.id)) }
+        #expect(unsupported?.code == .invalidAction)
     }
 }
