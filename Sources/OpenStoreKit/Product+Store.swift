@@ -81,7 +81,10 @@ extension StoreConnection {
         return try decode(Account.self, try await send(.GET, account)).storefront
     }
 
-    func purchase(_ product: Product, options: Set<Product.PurchaseOption>) async throws -> Product.PurchaseResult {
+    /// `own`: a StoreKit 2 purchase of this process, which `Transaction.updates` leaves out
+    /// (`OwnPurchases`); false for the original API's payment queue, whose purchases StoreKit 2's
+    /// listeners hear of, as on a device.
+    func purchase(_ product: Product, options: Set<Product.PurchaseOption>, own: Bool = true) async throws -> Product.PurchaseResult {
         let session = try await start()
         var body: [String: Any] = ["productId": product.id, "customer": configuration.customer]
         for option in options {
@@ -102,6 +105,7 @@ extension StoreConnection {
             case .custom: break
             }
         }
+        let ownPurchases = own ? self.ownPurchases : OwnPurchases()  // a throw-away record when not own
         await ownPurchases.begin(product.id)
         var bought: UInt64?
         do {

@@ -130,7 +130,8 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
             } else {
                 throw SKError(.paymentInvalid, message: "the store sells no product \"\(payment.productIdentifier)\" for \(connection.configuration.bundleID)")
             }
-            switch try await product.purchase(options: Self.options(for: payment)) {
+            // Not StoreKit 2's own purchase: its `Transaction.updates` listeners hear of it too.
+            switch try await connection.purchaseForPaymentQueue(product, options: Self.options(for: payment)) {
             case .success(let verification):
                 await settle(verification.unsafePayloadValue, into: transaction, connection: connection)
             case .pending:
@@ -209,7 +210,9 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
             let storefront = SKStorefront(countryCode: current.countryCode, identifier: current.id)
             state.update { $0.storefront = storefront }
         }
-        for await result in Transaction.updates {
+        // Every change, StoreKit 2 purchases of this process included: on a device those reach
+        // the observers too (`Transaction.updates` leaves them out for StoreKit 2's own listeners).
+        for await result in connection.allTransactionUpdates() {
             if Task.isCancelled { return }
             let purchase = result.unsafePayloadValue
             if purchase.revocationDate != nil {

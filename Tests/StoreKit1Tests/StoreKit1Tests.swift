@@ -350,6 +350,8 @@ import Testing
         }
     }
 
+    /// Products load with nobody signed in, as on a device (issue #28); a payment by an account the
+    /// store does not have (and may not create) fails with `clientInvalid`.
     @Test func anAccountTheStoreDoesNotHaveIsClientInvalid() async throws {
         try await SK1TestStore.with { store in
             _ = testReceiptFolder
@@ -358,7 +360,17 @@ import Testing
             let manager = PremiumStore(sharedSecret: SK1TestStore.sharedSecret, verifyReceiptHost: store.url)
             var events = manager.events.makeAsyncIterator()
             await OpenStoreKit.withConnection(stranger) { manager.requestProducts(["sk1.pro"]) }
-            #expect(await events.next().map(shape) == "request failed clientInvalid")
+            #expect(await events.next().map(shape) == "products [\"sk1.pro\"] invalid []")
+            await OpenStoreKit.withConnection(stranger) {
+                manager.start()
+                let payment = SKMutablePayment()
+                payment.productIdentifier = "sk1.pro"
+                manager.buy(payment)
+            }
+            var seen: [String] = []
+            while seen.count < 3, let event = await events.next() { seen.append(shape(event)) }
+            #expect(seen.contains("sk1.pro failed clientInvalid"), "\(seen)")
+            await OpenStoreKit.withConnection(stranger) { manager.stop() }
         }
     }
 
