@@ -1,51 +1,18 @@
 import Foundation
+import StoreTestSupport
 import Testing
 
 /// `storekit-example`, the command-line sample app, run as a process against a live store.
 @Suite struct ExampleTests {
-    /// The built executable (`swift build --build-tests` builds it beside the tests).
-    static var executable: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/debug/storekit-example")
-    }
+    static var executable: URL { ExampleProcess.executable("storekit-example") }
 
     /// Runs the example to its end; its JSON lines, stderr and exit status.
     static func run(_ arguments: [String], whileRunning: (@Sendable () async throws -> Void)? = nil) async throws -> (lines: [[String: Any]], stderr: String, status: Int32) {
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw TestFailure("\(executable.path) is missing: run `swift build --build-tests` first")
-        }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let ended = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { ended.continuation.yield($0.terminationStatus); ended.continuation.finish() }
-        try process.run()
-        // Read on threads of their own: a blocking read must not hold one of the few threads the
-        // store under test runs on.
-        let output = Task { await Self.readToEnd(out.fileHandleForReading) }
-        let errors = Task { await Self.readToEnd(err.fileHandleForReading) }
-        do {
-            try await whileRunning?()
-        } catch {
-            process.terminate()
-            throw error
-        }
-        var statuses = ended.stream.makeAsyncIterator()
-        let status = await statuses.next() ?? -1
-        let text = String(decoding: await output.value, as: UTF8.self)
-        let lines = try text.split(separator: "\n").map { line in
+        let run = try await ExampleProcess.run(executable, arguments, whileRunning: whileRunning)
+        let lines = try run.stdout.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
         }
-        return (lines, String(decoding: await errors.value, as: UTF8.self), status)
-    }
-
-    static func readToEnd(_ handle: FileHandle) async -> Data {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: handle.readDataToEndOfFile()) }
-        }
+        return (lines, run.stderr, run.status)
     }
 
     @Test(.timeLimit(.minutes(2))) func everySubcommandPrintsJSONLines() async throws {

@@ -1,41 +1,17 @@
 import StoreKit
+import StoreTestSupport
 import Testing
 
 /// The Apphud article's paywall app (`apphud-paywall-example`), run as a process against a live
 /// store, one launch per step, as a person would use it: the article's status lines before a
 /// purchase, after it, after a renewal, after expiry, and on a fresh device after a restore.
 @Suite struct PaywallExampleTests {
-    static var executable: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent(".build/debug/apphud-paywall-example")
-    }
+    static var executable: URL { ExampleProcess.executable("apphud-paywall-example") }
 
     /// Runs one launch of the app to its end: its output lines and exit status.
     static func run(_ arguments: [String]) async throws -> (lines: [String], stderr: String, status: Int32) {
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw SK1TestFailure("\(executable.path) is missing: run `swift build --build-tests` first")
-        }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let ended = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { ended.continuation.yield($0.terminationStatus); ended.continuation.finish() }
-        try process.run()
-        let output = Task { await readToEnd(out.fileHandleForReading) }
-        let errors = Task { await readToEnd(err.fileHandleForReading) }
-        var statuses = ended.stream.makeAsyncIterator()
-        let status = await statuses.next() ?? -1
-        let text = String(decoding: await output.value, as: UTF8.self)
-        return (text.split(separator: "\n").map(String.init), String(decoding: await errors.value, as: UTF8.self), status)
-    }
-
-    static func readToEnd(_ handle: FileHandle) async -> Data {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: handle.readDataToEndOfFile()) }
-        }
+        let run = try await ExampleProcess.run(executable, arguments)
+        return (run.stdout.split(separator: "\n").map(String.init), run.stderr, run.status)
     }
 
     /// The article's status lines of one launch, by product title.
