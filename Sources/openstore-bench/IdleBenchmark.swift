@@ -133,11 +133,12 @@ final class SpawnedServe: @unchecked Sendable {
         throw BenchError("openstore serve printed no '\(marker)' within a minute")
     }
 
-    /// Waits until start-up or a backlog is done: two seconds in a row under 5 % of a core.
+    /// Waits until start-up or a backlog (the backend ingesting the purchases' notifications) is
+    /// done: three seconds in a row under 2 % of a core.
     func settle(maxSeconds: Int = 30) async throws {
         var quiet = 0
-        for _ in 0..<maxSeconds where quiet < 2 {
-            quiet = try await idleShare(seconds: 1) < 0.05 ? quiet + 1 : 0
+        for _ in 0..<maxSeconds where quiet < 3 {
+            quiet = try await idleShare(seconds: 1) < 0.02 ? quiet + 1 : 0
         }
     }
 
