@@ -52,7 +52,7 @@ final class SQLiteEngine: StorageEngine {
         let sql = writer.sql()
         // Another process (the CLI beside a running server) may hold the write lock for a moment.
         try await sql.raw("PRAGMA busy_timeout=5000").run()
-        try await sql.raw("PRAGMA journal_mode=WAL").run()
+        try await retryingBusy { try await sql.raw("PRAGMA journal_mode=WAL").run() }
         try await sql.raw("PRAGMA synchronous=NORMAL").run()
         // This connection runs migrations and occasional jobs; batches have their own (below).
         try await sql.raw("PRAGMA cache_size=-8192").run()
@@ -63,7 +63,7 @@ final class SQLiteEngine: StorageEngine {
             // In WAL mode a connection drops its whole cache whenever another one has committed, so
             // under writes the reader only ever holds what reads touch between two commits: 8 MiB.
             try await reader.sql().raw("PRAGMA cache_size=-8192").run()
-            try await migrate(writer)
+            try await retryingBusy { try await migrate(writer) }
             // A catch-up batch dirties thousands of pages across the tables' indexes; with SQLite's
             // default 2 MB cache it spills them mid-transaction and re-reads them from the file.
             // Measured: one batch of 2,000 renewals writes 860 to 1,075 pages (3.4 to 4.2 MiB of
@@ -82,6 +82,26 @@ final class SQLiteEngine: StorageEngine {
             try? await reader.close()
             throw error
         }
+    }
+
+    /// Runs `body` again (up to 5 times, a little later each time) when SQLite answers busy. Two
+    /// stores opening one new file at once can meet `SQLITE_BUSY` that the busy timeout does not
+    /// wait out: SQLite refuses a lock upgrade at once where waiting could deadlock, and on a
+    /// loaded machine the other's migrations can outlast the timeout. Seen in
+    /// `StorageContractTests.twoStoresOpeningAnEmptyDatabaseAtOnceCreateTheSchemaOnce`.
+    private static func retryingBusy(_ body: () async throws -> Void) async throws {
+        for attempt in 1... {
+            do {
+                return try await body()
+            } catch where attempt < 5 && isBusy(error) {
+                try await Task.sleep(for: .milliseconds(100 * attempt))
+            }
+        }
+    }
+
+    private static func isBusy(_ error: any Error) -> Bool {
+        let text = "\(error)".lowercased()
+        return text.contains("database is locked") || text.contains("busy")
     }
 
     /// Applies the missing migrations. `BEGIN IMMEDIATE` takes the file's write lock first, so a
