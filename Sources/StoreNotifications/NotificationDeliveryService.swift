@@ -124,6 +124,8 @@ public final class NotificationDeliveryService: Sendable {
                         page = next
                     } catch is WorldElsewhere {
                         continue worlds  // given up to another instance since listed: that one delivers them now
+                    } catch StoreError.worldNotFound {
+                        continue worlds  // deleted since listed (a test's world): nothing of it is left to deliver
                     } catch {
                         readFailure = error
                         break worlds
