@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import StoreNotifications
 import StoreTestSupport
 import Testing
@@ -11,12 +14,16 @@ struct RefusedConnectionTests {
     @Test("a refused connection is recorded as SOCKET_ISSUE without waiting for the timeout")
     func refusedIsImmediate() async throws {
         let store = try await makeNotificationStore(environment: .sandbox)
-        let receiver = try await TestReceiver.start()
-        await receiver.stop()                                   // the port now refuses connections
+        // A port bound but not listening refuses connections, and stays ours for the whole test:
+        // a receiver's freed port could be taken by another test's server meanwhile (seen once,
+        // answered as UNSUCCESSFUL_HTTP_RESPONSE_CODE).
+        let refusing = try RefusingPort()
+        defer { refusing.close() }
+        let receiverURL = "http://127.0.0.1:\(refusing.port)/notify"
         // A timeout far longer than the test's own bound: an attempt that waited for it would
         // never be recorded before the bound below.
         let delivery = NotificationDeliveryService(store: store, configuration: .init(timeoutSeconds: 600))
-        _ = try await store.setNotificationURL(receiver.url, bundleId: notificationBundle)
+        _ = try await store.setNotificationURL(receiverURL, bundleId: notificationBundle)
         _ = try await store.purchase(PurchaseRequest(bundleId: notificationBundle, productId: "test.seeds", customer: "jane"))
 
         let drained = try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -32,4 +39,36 @@ struct RefusedConnectionTests {
         #expect(rows.first?.sendAttempts.map(\.sendAttemptResult) == ["SOCKET_ISSUE"])
         await delivery.shutdown()
     }
+}
+
+/// A loopback TCP port that is bound but never listens: connecting to it is refused at once.
+struct RefusingPort {
+    let descriptor: Int32
+    let port: Int
+
+    struct Failure: Error {}
+
+    init() throws {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw Failure() }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { _ = Glibc.close(fd); throw Failure() }
+        descriptor = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() { _ = Glibc.close(descriptor) }
 }
