@@ -10,8 +10,7 @@ import Testing
 public enum TemporaryFolder {
     /// A new, empty folder named `openstore-<kind>-<UUID>`.
     public static func make(_ kind: String) -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openstore-\(kind)-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = created(kind)
         if let owner = FolderList.current {
             owner.add(folder)
         } else {
@@ -23,9 +22,14 @@ public enum TemporaryFolder {
     /// A new, empty folder that outlives the test that made it (shared by the tests of one
     /// process), removed when the process exits.
     public static func makeForProcess(_ kind: String) -> URL {
+        let folder = created(kind)
+        FolderList.process.add(folder)
+        return folder
+    }
+
+    private static func created(_ kind: String) -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openstore-\(kind)-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        FolderList.process.add(folder)
         return folder
     }
 }
