@@ -31,7 +31,9 @@ public enum ExampleProcess {
         process.standardError = err
         let ended = AsyncStream<Int32>.makeStream()
         process.terminationHandler = { ended.continuation.yield($0.terminationStatus); ended.continuation.finish() }
-        try process.run()
+        // One launch at a time: Foundation's `Process.run()` on Linux is not safe to call from two
+        // threads at once (seen: a crash in its memmove while two suites started their sample apps).
+        try launching.withLock { try process.run() }
         // Read on threads of their own: a blocking read must not hold one of the few threads the
         // store under test runs on.
         let output = Task { await readToEnd(out.fileHandleForReading) }
@@ -46,6 +48,8 @@ public enum ExampleProcess {
         let status = await statuses.next() ?? -1
         return (String(decoding: await output.value, as: UTF8.self), String(decoding: await errors.value, as: UTF8.self), status)
     }
+
+    private static let launching = NSLock()
 
     static func readToEnd(_ handle: FileHandle) async -> Data {
         await withCheckedContinuation { continuation in
