@@ -4,19 +4,18 @@ import StoreModel
 
 extension StoreKitTypes.Storefront {
     /// `Storefront.updates`: the customer's storefront each time it changes (through the admin
-    /// API or the `/manage` pages). The store pushes no storefront events, so the account is read
-    /// every 2 s while the sequence is iterated; the storefront at the start is not yielded.
-    public static var updates: Storefronts { Storefronts(interval: .seconds(2)) }
+    /// API or the `/manage` pages). Pushed: the store sends a `storefront` hint on the updates feed,
+    /// and the account is read again after every (re)connection. The storefront at the start is
+    /// not yielded, nor one equal to the last yielded.
+    public static var updates: Storefronts { Storefronts() }
 
     /// `Storefront.Storefronts`: the asynchronous sequence of `updates`.
     public struct Storefronts: AsyncSequence, Sendable {
         public typealias Element = StoreKitTypes.Storefront
         let connection: Result<StoreConnection, any Error>
-        let interval: Duration
 
-        init(interval: Duration) {
+        init() {
             self.connection = Result { try OpenStoreKit.connection() }
-            self.interval = interval
         }
 
         public struct AsyncIterator: AsyncIteratorProtocol {
@@ -25,24 +24,26 @@ extension StoreKitTypes.Storefront {
         }
 
         public func makeAsyncIterator() -> AsyncIterator {
-            let connection = self.connection, interval = self.interval
+            let connection = self.connection
             let stream = AsyncStream<Element> { continuation in
                 let task = Task {
-                    var last: String??
-                    while !Task.isCancelled {
-                        do {
-                            let code = try await connection.get().customerStorefront()
-                            if let previous = last, previous != code, let code, let front = Element.lookup(code) {
-                                continuation.yield(front)
-                            }
-                            last = .some(code)
-                        } catch {
-                            if case .failure = connection {
-                                OpenStoreKit.logger.error("Storefront.updates: \(error)")
-                                break
-                            }
+                    guard case .success(let store) = connection else {
+                        if case .failure(let error) = connection { OpenStoreKit.logger.error("Storefront.updates: \(error)") }
+                        continuation.finish()
+                        return
+                    }
+                    var last = try? await store.customerStorefront()
+                    for await item in TransactionUpdates(connection: connection, skipsOwnPurchases: false).items() {
+                        let code: String?
+                        switch item {
+                        case .storefront(let pushed): code = pushed
+                        // After a (re)connection: a change while away is read, not replayed.
+                        case .caughtUp: code = try? await store.customerStorefront()
+                        default: continue
                         }
-                        try? await Task.sleep(for: interval)
+                        guard let code, code != last else { continue }
+                        last = code
+                        if let front = Element.lookup(code) { continuation.yield(front) }
                     }
                     continuation.finish()
                 }

@@ -6,11 +6,12 @@ extension Product.SubscriptionInfo.Status {
     /// upgrade, refund or revocation, expiry, billing retry or grace period, auto-renew turned
     /// off or on). Never ends, like `Transaction.updates`.
     ///
-    /// Transaction changes are pushed (the same feed as `Transaction.updates`); changes that make
-    /// no transaction (an expiry, billing retry, grace period, a renewal preference) are noticed by
-    /// asking the store again every 2 s. Only statuses that differ from the last ones seen are
-    /// yielded, so the statuses at the start are not.
-    public static var updates: Statuses { Statuses(interval: .seconds(2)) }
+    /// Pushed, on the same feed as `Transaction.updates`: a subscription's transaction change, or
+    /// the store's `status` hint for a change that makes no transaction (an expiry, billing retry,
+    /// grace period, a renewal preference), makes the client read the statuses again, as it does
+    /// after every reconnection. Only statuses that differ from the last ones seen are yielded, so
+    /// the statuses at the start are not.
+    public static var updates: Statuses { Statuses() }
 
     /// `Status.all`: every subscription group's statuses, one element per group, then ends.
     public static var all: AsyncStream<(groupID: String, statuses: [Product.SubscriptionInfo.Status])> {
@@ -37,12 +38,10 @@ extension Product.SubscriptionInfo.Status {
     public struct Statuses: AsyncSequence, Sendable {
         public typealias Element = Product.SubscriptionInfo.Status
         let connection: Result<StoreConnection, any Error>
-        let interval: Duration
 
-        init(interval: Duration) {
+        init() {
             // Resolved now, so a connection bound with `withConnection` is the one used.
             self.connection = Result { try OpenStoreKit.connection() }
-            self.interval = interval
         }
 
         public struct AsyncIterator: AsyncIteratorProtocol {
@@ -51,15 +50,14 @@ extension Product.SubscriptionInfo.Status {
         }
 
         public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(base: SubscriptionStatusFeed(connection: connection, interval: interval).stream().makeAsyncIterator())
+            AsyncIterator(base: SubscriptionStatusFeed(connection: connection).stream().makeAsyncIterator())
         }
     }
 }
 
-/// Turns transaction changes (pushed) and the store's periodic answer into status changes.
+/// Turns the pushed feed (subscription transactions, status hints, reconnections) into status changes.
 struct SubscriptionStatusFeed: Sendable {
     let connection: Result<StoreConnection, any Error>
-    let interval: Duration
 
     func stream() -> AsyncStream<Product.SubscriptionInfo.Status> {
         AsyncStream { continuation in
@@ -77,24 +75,18 @@ struct SubscriptionStatusFeed: Sendable {
             output.finish()
             return
         }
-        // One check at a time (an actor): a push and a tick never interleave.
         let checker = StatusChecker(connection: connection, output: output)
         await checker.check()
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await result in TransactionUpdates(connection: .success(connection), skipsOwnPurchases: false).stream()
-                where result.unsafePayloadValue.subscriptionGroupID != nil {
-                    await checker.check()
-                }
+        for await item in TransactionUpdates(connection: .success(connection), skipsOwnPurchases: false).items() {
+            switch item {
+            case .transaction(let result) where result.unsafePayloadValue.subscriptionGroupID != nil:
+                await checker.check()
+            // After a (re)connection: hints sent while away are not replayed, so read again.
+            case .caughtUp, .subscriptionStatus:
+                await checker.check()
+            default:
+                break
             }
-            group.addTask {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
-                    if Task.isCancelled { break }
-                    await checker.check()
-                }
-            }
-            await group.waitForAll()
         }
         output.finish()
     }

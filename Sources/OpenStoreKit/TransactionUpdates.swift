@@ -3,13 +3,24 @@ import Foundation
 import NIOCore
 import StoreKitTypes
 
+/// What the store's updates feed tells a client: a transaction change, the end of the backlog
+/// (`caughtUp`, after every connection and reconnection), or a live hint that a subscription's
+/// status or the storefront changed with no transaction.
+enum StoreFeedItem: Sendable {
+    case transaction(VerificationResult<Transaction>)
+    case caughtUp
+    case subscriptionStatus(groupID: String)
+    case storefront(countryCode: String)
+}
+
 /// The client side of `Transaction.updates`: one Server-Sent Events connection to the store's
 /// updates feed, resumed after a drop from the last event's ID (`Last-Event-ID`, a position below
 /// which the store sent every durable change), so nothing is lost; a change number already
 /// yielded (the unfinished transactions again after a drop before `caughtUp`) is skipped, so
 /// nothing is repeated. Reconnects with exponential backoff (0.1 s doubling to 5 s); a connection
 /// silent for longer than `updatesIdleTimeout` (the store sends a heartbeat every 15 s) counts
-/// as dropped. A malformed event is logged and skipped.
+/// as dropped. A malformed event is logged and skipped. `Status.updates` and `Storefront.updates`
+/// listen to the same feed (`items()`).
 struct TransactionUpdates: Sendable {
     let connection: Result<StoreConnection, any Error>
     /// Leaves out this process's own purchases, as StoreKit's `updates` does (`OwnPurchases`);
@@ -18,14 +29,29 @@ struct TransactionUpdates: Sendable {
     static let firstDelay: Duration = .milliseconds(100)
     static let longestDelay: Duration = .seconds(5)
 
+    /// The transactions only: `Transaction.updates`.
     func stream() -> AsyncStream<VerificationResult<Transaction>> {
+        let items = items()
+        return AsyncStream { continuation in
+            let task = Task {
+                for await item in items {
+                    if case .transaction(let result) = item { continuation.yield(result) }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Everything the feed says, across reconnections.
+    func items() -> AsyncStream<StoreFeedItem> {
         AsyncStream { continuation in
             let task = Task { await run(continuation) }
             continuation.onTermination = { _ in task.cancel() }
         }
     }
 
-    private func run(_ output: AsyncStream<VerificationResult<Transaction>>.Continuation) async {
+    private func run(_ output: AsyncStream<StoreFeedItem>.Continuation) async {
         let connection: StoreConnection
         do {
             connection = try self.connection.get()
@@ -46,7 +72,9 @@ struct TransactionUpdates: Sendable {
                         // Live events only: the unfinished ones a listener starts with all come, as on a device.
                         let own = skipsOwnPurchases && event.id != nil
                             ? await connection.ownPurchases.isOwn(result.unsafePayloadValue) : false
-                        if !own { output.yield(result) }
+                        if !own { output.yield(.transaction(result)) }
+                    } else if let hint = Self.hint(in: event, connection: connection) {
+                        output.yield(hint)
                     }
                     cursor.passed(event.id)
                 }
@@ -61,6 +89,25 @@ struct TransactionUpdates: Sendable {
             delay = min(delay * 2, Self.longestDelay)
         }
         output.finish()
+    }
+
+    /// The item a `caughtUp`, `status` or `storefront` event stands for; nil for other events, and
+    /// for a malformed one (logged).
+    static func hint(in event: ServerSentEvent, connection: StoreConnection) -> StoreFeedItem? {
+        struct Body: Decodable {
+            var subscriptionGroupIdentifier: String?
+            var countryCode: String?
+        }
+        switch event.type {
+        case "caughtUp": return .caughtUp
+        case "status", "storefront":
+            let body = try? JSONDecoder().decode(Body.self, from: Data(event.data.utf8))
+            if let group = body?.subscriptionGroupIdentifier, event.type == "status" { return .subscriptionStatus(groupID: group) }
+            if let code = body?.countryCode, event.type == "storefront" { return .storefront(countryCode: code) }
+            connection.logger.warning("Transaction.updates: skipped a malformed \(event.type) event")
+            return nil
+        default: return nil
+        }
     }
 
     /// The transaction an event carries and its change number; nil for other events, and for a

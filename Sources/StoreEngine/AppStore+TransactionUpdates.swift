@@ -12,6 +12,12 @@ public enum TransactionUpdate: Sendable {
     /// Everything up to `position` was sent (or, on a first connection, every unfinished
     /// transaction); what follows is live.
     case caughtUp(position: Int64)
+    /// A subscription's status changed with no transaction (an expiry, billing retry or grace
+    /// period, a renewal preference): what pushes `Status.updates`. A live hint, not a change in
+    /// the sequence: it has no resume position, and a client that was away reads the statuses again.
+    case subscriptionStatus(groupId: String, originalTransactionId: Int64)
+    /// The account's storefront changed (ISO 3166-1 alpha-3 code): what pushes `Storefront.updates`.
+    case storefront(countryCode: String)
 }
 
 extension AppStore {
@@ -20,7 +26,8 @@ extension AppStore {
 
     /// A customer's transaction changes, pushed as they become durable: what StoreKit's
     /// `Transaction.updates` delivers (renewals, refunds and revocations, Ask to Buy approvals,
-    /// offer-code redemptions, family-sharing grants, purchases made elsewhere).
+    /// offer-code redemptions, family-sharing grants, purchases made elsewhere), and live hints
+    /// for the status and storefront changes that make no transaction.
     ///
     /// - Parameter position: where a previous feed stopped (its last `position`). Nil on a first
     ///   connection: the feed then starts, like StoreKit, with the unfinished transactions.
@@ -66,10 +73,19 @@ extension AppStore {
                     head = durable
                 }
                 continuation.yield(.caughtUp(position: head))
-                for await records in live {
-                    for record in records where record.seq > head {
-                        head = record.seq
-                        continuation.yield(.transaction(position: head, change: head, try self.sign(record, nowMs: await world.nowMs())))
+                for await change in live {
+                    switch change {
+                    case .transactions(let records):
+                        for record in records where record.seq > head {
+                            head = record.seq
+                            continuation.yield(.transaction(position: head, change: head, try self.sign(record, nowMs: await world.nowMs())))
+                        }
+                    case .subscriptions(let records):
+                        for record in records {
+                            continuation.yield(.subscriptionStatus(groupId: record.groupId, originalTransactionId: record.originalId))
+                        }
+                    case .storefront(let code):
+                        continuation.yield(.storefront(countryCode: code))
                     }
                 }
             } catch {

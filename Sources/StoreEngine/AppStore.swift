@@ -226,6 +226,9 @@ extension World {
             createdMs: existing?.createdMs ?? nowMs())
         customers[name] = record
         try await commit(WriteBatch(customers: [record]))
+        if let existing, existing.storefront != record.storefront {
+            env.feed.announce(world: id, customer: name, storefront: record.storefront)
+        }
         return record
     }
 }

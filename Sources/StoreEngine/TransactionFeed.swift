@@ -29,9 +29,21 @@ final class TransactionFeed: Sendable {
         fileprivate let id: Int
     }
 
+    /// What a listener is told: released transaction changes, in change order, or a hint that
+    /// needs no place in that order (a subscription status or the storefront changed with no
+    /// transaction). Hints are live only: a client that was away reads the state again anyway.
+    enum Change: Sendable {
+        case transactions([TransactionRecord])
+        /// Subscriptions whose status may have changed with no transaction: an expiry, billing
+        /// retry or grace period, a renewal preference (what `Status.updates` is pushed from).
+        case subscriptions([SubscriptionRecord])
+        /// The account's storefront changed (ISO 3166-1 alpha-3 code): `Storefront.updates`.
+        case storefront(String)
+    }
+
     private struct Listener: Sendable {
         var key: Key
-        var continuation: AsyncStream<[TransactionRecord]>.Continuation
+        var continuation: AsyncStream<Change>.Continuation
     }
 
     /// One world's place in the change sequence.
@@ -61,8 +73,8 @@ final class TransactionFeed: Sendable {
     /// A stream of released changes for one customer, in change order, and the change number it
     /// starts after: every change of the customer at or below it is durable (read it from the
     /// database), every later one arrives on the stream. Ends when the subscriber stops iterating.
-    func subscribe(_ key: Key) -> (changes: AsyncStream<[TransactionRecord]>, after: Int64) {
-        let (stream, continuation) = AsyncStream.makeStream(of: [TransactionRecord].self, bufferingPolicy: .unbounded)
+    func subscribe(_ key: Key) -> (changes: AsyncStream<Change>, after: Int64) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Change.self, bufferingPolicy: .unbounded)
         let (id, after) = state.withLock { state in
             state.nextId += 1
             state.listeners[state.nextId] = Listener(key: key, continuation: continuation)
@@ -121,7 +133,33 @@ final class TransactionFeed: Sendable {
                 byKey[Key(world: reservation.world, bundleId: record.bundleId, customer: record.customer), default: []].append(record)
             }
             for target in targets {
-                if let changed = byKey[target.key] { target.continuation.yield(changed) }
+                if let changed = byKey[target.key] { target.continuation.yield(.transactions(changed)) }
+            }
+        }
+    }
+
+    /// A durable batch changed these subscriptions: their customers' listeners are told, except
+    /// for the subscriptions whose transaction the same batch changed (that transaction is the news).
+    func announce(world: String, subscriptions: [SubscriptionRecord], besides transactions: [TransactionRecord]) {
+        guard !subscriptions.isEmpty else { return }
+        let told = Set(transactions.map(\.originalId))
+        var byKey: [Key: [SubscriptionRecord]] = [:]
+        for record in subscriptions where !told.contains(record.originalId) {
+            byKey[Key(world: world, bundleId: record.bundleId, customer: record.customer), default: []].append(record)
+        }
+        guard !byKey.isEmpty else { return }
+        state.withLock { state in
+            for target in state.listeners.values {
+                if let changed = byKey[target.key] { target.continuation.yield(.subscriptions(changed)) }
+            }
+        }
+    }
+
+    /// A customer's storefront changed (durable): every app's listener of that customer is told.
+    func announce(world: String, customer: String, storefront: String) {
+        state.withLock { state in
+            for target in state.listeners.values where target.key.world == world && target.key.customer == customer {
+                target.continuation.yield(.storefront(storefront))
             }
         }
     }

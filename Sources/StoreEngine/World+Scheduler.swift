@@ -77,6 +77,7 @@ extension World {
                 let database = env.database
                 let outbox = env.outbox
                 let ready = batch
+                let worldId = id
                 committing = ready
                 // Announced once durable.
                 inFlight = Task.detached {
@@ -87,6 +88,7 @@ extension World {
                         throw error
                     }
                     feed.publish(reservation, ready.transactions)
+                    feed.announce(world: worldId, subscriptions: ready.subscriptions, besides: ready.transactions)
                     if !ready.notifications.isEmpty { outbox.signal() }
                 }
             }

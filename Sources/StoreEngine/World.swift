@@ -395,6 +395,7 @@ actor World {
             throw error
         }
         env.feed.publish(reservation, batch.transactions)
+        if announce { env.feed.announce(world: id, subscriptions: batch.subscriptions, besides: batch.transactions) }
         for customer in batch.customers { unwrittenCustomers.remove(customer.name) }
         for copy in batch.appTransactions { unwrittenAppTransactions.remove(CustomerKey(bundleId: copy.bundleId, customer: copy.customer)) }
         evictIdleCustomersIfNeeded()

@@ -3,13 +3,16 @@ import Hummingbird
 import NIOCore
 import ServiceLifecycle
 import StoreEngine
+import StoreModel
 
 /// `Transaction.updates`, pushed: `GET …/apps/{bundleId}/customers/{customer}/updates` streams a
 /// customer's transaction changes as Server-Sent Events. Each event's `id` is a resume position
 /// below which every change was durable and sent; a client that reconnects with `Last-Event-ID`
 /// gets what changed after it, then live changes. Each event's `change` is its change number, for
 /// de-duplication. A first connection starts with the unfinished transactions (no `id` until
-/// `caughtUp`). Translation only: the feed is `AppStore.transactionUpdates`.
+/// `caughtUp`). Two live hints carry no `id`: `status` (a subscription's status changed with no
+/// transaction, for `Status.updates`) and `storefront` (for `Storefront.updates`). Translation
+/// only: the feed is `AppStore.transactionUpdates`.
 struct TransactionUpdateRoutes {
     let store: AppStore
     /// Seconds between `: keep-alive` comments, so idle connections stay open through proxies
@@ -82,6 +85,20 @@ struct TransactionUpdateRoutes {
                 try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
             case .update(.caughtUp(let position)):
                 try await writer.write(ByteBuffer(string: "id: \(position)\nevent: caughtUp\ndata: {\"position\":\(position)}\n\n"))
+            case .update(.subscriptionStatus(let group, let original)):
+                // Hints carry no `id`: they move no resume position.
+                var json = JSONWriter(capacity: 128)
+                json.beginObject()
+                json.field("subscriptionGroupIdentifier", group)
+                json.field("originalTransactionId", String(original))
+                json.endObject()
+                try await writer.write(ByteBuffer(string: "event: status\ndata: \(String(decoding: json.bytes, as: UTF8.self))\n\n"))
+            case .update(.storefront(let code)):
+                var json = JSONWriter(capacity: 64)
+                json.beginObject()
+                json.field("countryCode", code)
+                json.endObject()
+                try await writer.write(ByteBuffer(string: "event: storefront\ndata: \(String(decoding: json.bytes, as: UTF8.self))\n\n"))
             case .update(.transaction(let position, let change, let signed)):
                 let corrupt = (try? await store.simulatesVerificationFailure(world: world)) ?? false
                 let jws = VerificationFault.apply(signed.jws, corrupt)

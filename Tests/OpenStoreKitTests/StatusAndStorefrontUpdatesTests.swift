@@ -71,16 +71,15 @@ import Testing
                 let fronts = Collector<Storefront>()
                 let listener = Task { for await front in Storefront.updates { fronts.items.value.append(front) } }
                 defer { listener.cancel() }
-                // The listener's first look is its starting point; switch until it has seen a change.
-                var next = "FRA"
-                while fronts.items.value.isEmpty {
-                    try await store.admin(.PUT, ClientTestStore.api(world) + "/customers/sasha", ["storefront": next])
-                    next = next == "FRA" ? "DEU" : "FRA"
-                    try await Task.sleep(for: .milliseconds(200))
-                }
-                let first = try #require(fronts.items.value.first)
-                #expect(["FRA", "DEU"].contains(first.countryCode) && first.currency?.identifier == "EUR")
-                #expect(await Storefront.current?.countryCode == (next == "FRA" ? "DEU" : "FRA"))
+                // Once the feed is open the starting point is read: one change is pushed.
+                try await store.waitForFeeds(1)
+                try await store.admin(.PUT, ClientTestStore.api(world) + "/customers/sasha", ["storefront": "FRA"])
+                let first = try #require(try await fronts.until { !$0.isEmpty }.first)
+                #expect(first.countryCode == "FRA" && first.currency?.identifier == "EUR")
+                #expect(await Storefront.current?.countryCode == "FRA")
+                // Back to where it started: yielded again.
+                try await store.admin(.PUT, ClientTestStore.api(world) + "/customers/sasha", ["storefront": "USA"])
+                #expect(try await fronts.until { $0.count == 2 }.map(\.countryCode) == ["FRA", "USA"])
             }
         }
     }
