@@ -26,6 +26,12 @@ public struct PurchaseRequest: Sendable {
     /// The verified verdict: true applies the product's introductory offer, false none; nil
     /// leaves it to Apple's rule (never subscribed in the group).
     var introductoryOfferAllowed: Bool? = nil
+    /// StoreKitTest's `.purchaseDate(_:renewalBehavior:)`: the purchase is dated then (now or
+    /// earlier; never in Production), and a subscription's renewals up to now are applied
+    /// before the answer, as the testing environment generates them.
+    public var purchaseDateMs: Int64? = nil
+    /// `.cancelImmediately`: the subscription bought has auto-renew off, so it has one period.
+    public var cancelsAfterFirstPeriod = false
 
     public init(world: String = AppStore.defaultWorld, bundleId: String, productId: String, customer: String, quantity: Int = 1,
                 appAccountToken: String? = nil, simulatesAskToBuy: Bool? = nil) {

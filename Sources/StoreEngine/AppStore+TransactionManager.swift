@@ -19,13 +19,21 @@ public struct SessionSwitches: Codable, Sendable {
     public var billingGracePeriod: Bool?
     public var interruptedPurchases: Bool?
     public var failTransactions: Bool?
+    /// `failureError`, as a Purchase error name (`SessionSwitches.failureErrors`).
+    public var failureError: String?
     public var renewalLimit: Int?
-    public init(askToBuy: Bool? = nil, failRenewals: Bool? = nil, billingGracePeriod: Bool? = nil, interruptedPurchases: Bool? = nil, failTransactions: Bool? = nil, renewalLimit: Int? = nil) {
+    /// What `failureError` may be: the `SKError.Code`s Apple accepts (`.unknown`,
+    /// `.invalidOfferIdentifier`, `.invalidSignature`, `.missingOfferParams`, `.invalidOfferPrice`),
+    /// by their StoreKit 2 names.
+    public static let failureErrors = ["unknown", "invalidOfferIdentifier", "invalidOfferSignature", "missingOfferParameters", "invalidOfferPrice"]
+    public init(askToBuy: Bool? = nil, failRenewals: Bool? = nil, billingGracePeriod: Bool? = nil, interruptedPurchases: Bool? = nil,
+                failTransactions: Bool? = nil, failureError: String? = nil, renewalLimit: Int? = nil) {
         self.askToBuy = askToBuy
         self.failRenewals = failRenewals
         self.billingGracePeriod = billingGracePeriod
         self.interruptedPurchases = interruptedPurchases
         self.failTransactions = failTransactions
+        self.failureError = failureError
         self.renewalLimit = renewalLimit
     }
 }
@@ -38,6 +46,9 @@ extension AppStore {
     ]
 
     public func setSwitches(_ switches: SessionSwitches, world: String = AppStore.defaultWorld) async throws -> WorldInfo {
+        if let error = switches.failureError, !SessionSwitches.failureErrors.contains(error) {
+            throw StoreError.malformedRequest("failureError \"\(error)\" is not one of \(SessionSwitches.failureErrors.joined(separator: ", "))")
+        }
         let world = try await self.world(world)
         try await world.updateSettings { settings in
             if let value = switches.askToBuy { settings.askToBuy = value }
@@ -45,6 +56,7 @@ extension AppStore {
             if let value = switches.billingGracePeriod { settings.billingGracePeriod = value }
             if let value = switches.interruptedPurchases { settings.interruptedPurchases = value }
             if let value = switches.failTransactions { settings.failTransactions = value }
+            if let value = switches.failureError { settings.failureError = value == "unknown" ? nil : value }
             if let value = switches.renewalLimit { settings.renewalLimit = value > 0 ? value : nil }
         }
         return await world.info()
@@ -109,6 +121,11 @@ extension AppStore {
         let world = try await self.world(world)
         let record = try await world.refund(transactionId: try Self.transactionId(transactionId), reason: reason)
         return try sign(record, nowMs: await world.nowMs())
+    }
+
+    /// Deletes a transaction (a subscription's: the whole subscription); see `World.deleteTransaction`.
+    public func deleteTransaction(transactionId: String, world: String = AppStore.defaultWorld) async throws {
+        try await self.world(world).deleteTransaction(try Self.transactionId(transactionId))
     }
 
     public func clearTransactions(bundleId: String, customer: String? = nil, world: String = AppStore.defaultWorld) async throws {

@@ -35,6 +35,7 @@ extension World {
         let plan = try BillingPlanCommitment.plan(request.billingPlanType, for: product)
         let token = try PurchaseRules.appAccountToken(
             request.appAccountToken ?? ApplicationUsername.appAccountToken(for: request.applicationUsername))
+        try PurchaseRules.checkPurchaseDate(request.purchaseDateMs, environment: app.environment, nowMs: nowMs())
         var batch = WriteBatch()
         let customer = try await customerCreatingIfNeeded(request.customer, app: app, batch: &batch)
         let storefront = try AppStore.storefront(customer.storefront)
@@ -45,9 +46,9 @@ extension World {
 
         // From here on no suspension until the commit: the rules see one consistent state.
         if let error = settings.simulatedErrors["Purchase"] { throw StoreError.simulated(api: "Purchase", error: error) }
-        // The deprecated "Fail Transactions" switch: every purchase fails with an unknown error.
+        // The deprecated "Fail Transactions" switch: every purchase fails with `failureError`.
         if settings.failTransactions ?? app.catalog.settings.failTransactionsEnabled {
-            throw StoreError.simulated(api: "Purchase", error: "unknown")
+            throw StoreError.simulated(api: "Purchase", error: settings.failureError ?? "unknown")
         }
         let asksToBuy = app.environment != .production ? request.simulatesAskToBuy ?? askToBuy(app) : askToBuy(app)
         if allowPending, asksToBuy || interruptedPurchases(app) {
@@ -61,20 +62,30 @@ extension World {
 
         let history = histories[key] ?? []
         let now = nowMs()
-        let result: WorldPurchase
+        // StoreKitTest's `.purchaseDate(_:renewalBehavior:)`: decided as if bought then.
+        let purchaseMs = request.purchaseDateMs ?? now
+        var result: WorldPurchase
         if product.kind == .autoRenewable {
             result = try subscribe(app: app, product: product, storefront: storefront, key: key, token: token,
                                    appTransactionId: appTransaction.appTransactionId, offer: requested, history: history,
-                                   latest: latest, now: now, plan: plan, introductoryOfferAllowed: request.introductoryOfferAllowed,
+                                   latest: latest, now: purchaseMs, plan: plan, introductoryOfferAllowed: request.introductoryOfferAllowed,
                                    batch: &batch)
+            if request.cancelsAfterFirstPeriod, var chain = result.chain, chain.autoRenewEnabled {
+                chain.autoRenewEnabled = false
+                chain.expirationIntent = .customerCancelled
+                store(chain, in: &batch)
+                emit("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", chain: chain, key: key,
+                     transactionId: chain.latestTransactionId, atMs: purchaseMs, in: &batch)
+                result.chain = chains[chain.originalTransactionId]
+            }
         } else {
-            try PurchaseRules.checkNotOwned(product, history: history, nowMs: now)
+            try PurchaseRules.checkNotOwned(product, history: history, nowMs: purchaseMs)
             let ids = TransactionFactory.Identifiers(transactionId: env.identifiers.nextId(), appTransactionId: appTransaction.appTransactionId)
             let payload = TransactionFactory.firstPurchase(
                 .init(app: app, product: product, storefront: storefront, quantity: request.quantity,
-                      appAccountToken: token, offer: nil, purchaseMs: now), ids: ids)
+                      appAccountToken: token, offer: nil, purchaseMs: purchaseMs), ids: ids)
             let record = try store(payload, kind: product.kind, customer: key.customer, in: &batch)
-            emit("ONE_TIME_CHARGE", key: key, transactionId: record.id, atMs: now, in: &batch)
+            emit("ONE_TIME_CHARGE", key: key, transactionId: record.id, atMs: purchaseMs, in: &batch)
             try shareWithFamily(record, product: product, app: app, in: &batch)
             result = WorldPurchase(status: .purchased, transaction: record, payload: payload)
         }
@@ -83,6 +94,8 @@ extension World {
         answered.simulatesVerificationFailure = settings.simulatedErrors["Verification"] != nil
         sign(&answered, app: app, now: now)
         try await commit(batch)
+        // A purchase in the past: its renewals (or its expiry) up to now are applied before the answer.
+        if purchaseMs < now { try await catchUp() }
         return answered
     }
 

@@ -199,6 +199,31 @@ extension World {
 }
 
 extension World {
+    /// The Transaction Manager's Delete (`SKTestSession.deleteTransaction`): the transaction is
+    /// gone from the history, entitlements and every list, with no notification, as if it had
+    /// never been bought. A transaction of an auto-renewable subscription takes its whole
+    /// subscription with it (every period, and its renewals to come), since a renewal cannot
+    /// outlive the purchase it continues. Family members' shared copies stay.
+    func deleteTransaction(_ transactionId: Int64) async throws {
+        try await catchUp()
+        guard let record = try await transactionRecord(transactionId) else {
+            throw StoreError.transactionNotFound("no transaction \(transactionId) in world \(id)")
+        }
+        let key = CustomerKey(bundleId: record.bundleId, customer: record.customer)
+        _ = try await history(key)
+        let chain = chains[record.originalId]
+        if let chain {
+            chains[record.originalId] = nil
+            chainIndex[ChainKey(bundleId: chain.bundleId, customer: chain.customer, groupId: chain.groupId)] = nil
+        }
+        histories[key]?.removeAll { $0.id == transactionId || (chain != nil && $0.originalId == record.originalId) }
+        try await durably {
+            try await env.database.deleteTransaction(world: id, id: transactionId, subscription: chain == nil ? nil : record.originalId)
+        }
+    }
+}
+
+extension World {
     /// Server API Set App Account Token: the chain remembers the token for the periods to come.
     func setChainAppAccountToken(originalId: Int64, token: String) async throws {
         guard var chain = chains[originalId] else { return }

@@ -13,6 +13,10 @@ public struct WorldSettings: Codable, Sendable, Equatable {
     public var interruptedPurchases: Bool?
     /// `failTransactionsEnabled` (deprecated by Apple in favour of simulated errors)
     public var failTransactions: Bool?
+    /// `failureError`: the error failed transactions fail with, as a Purchase error name
+    /// (`unknown`, `invalidOfferIdentifier`, `invalidOfferSignature`, `missingOfferParameters`,
+    /// `invalidOfferPrice`); nil is `unknown`.
+    public var failureError: String?
     /// `setSimulatedError(_:forAPI:)`: API name (as in `_storeKitErrors`) → StoreKit error code.
     public var simulatedErrors: [String: String]
     /// The sandbox's "renews up to 12 times" cap, when wanted; nil = no cap.

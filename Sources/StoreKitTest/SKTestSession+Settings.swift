@@ -1,5 +1,6 @@
 import Foundation
 import StoreEngine
+import StoreKit
 
 /// The session's switches, after Xcode's Editor menu. Each assignment overrides the
 /// configuration file for this session only, and is in force when the setter returns.
@@ -37,6 +38,35 @@ extension SKTestSession {
     public var failTransactionsEnabled: Bool {
         get { state.read(\.failTransactionsEnabled) }
         set { apply(\.failTransactionsEnabled, newValue) { SessionSwitches(failTransactions: $0) } }
+    }
+
+    /// What purchases fail with while `failTransactionsEnabled` is on: StoreKit 2's purchase throws
+    /// the matching `Product.PurchaseError` (`StoreKitError.unknown` for `.unknown`), StoreKit 1's
+    /// transaction fails with this code. Apple accepts `.unknown`, `.invalidOfferIdentifier`,
+    /// `.invalidSignature`, `.missingOfferParams` and `.invalidOfferPrice`; another code is refused
+    /// (logged) and the error stays as it was.
+    @available(*, deprecated, message: "use setSimulatedError(_:forAPI:)")
+    public var failureError: SKError.Code {
+        get { state.read(\.failureError) }
+        set {
+            guard let name = SKTestSession.failureErrorName(newValue) else {
+                FileHandle.standardError.write(Data("SKTestSession.failureError: \(newValue) is not one StoreKitTest accepts (.unknown, .invalidOfferIdentifier, .invalidSignature, .missingOfferParams, .invalidOfferPrice)\n".utf8))
+                return
+            }
+            apply(\.failureError, newValue) { _ in SessionSwitches(failureError: name) }
+        }
+    }
+
+    /// The store's name for a `failureError` code: its StoreKit 2 `Product.PurchaseError`.
+    static func failureErrorName(_ code: SKError.Code) -> String? {
+        switch code {
+        case .unknown: "unknown"
+        case .invalidOfferIdentifier: "invalidOfferIdentifier"
+        case .invalidSignature: "invalidOfferSignature"
+        case .missingOfferParams: "missingOfferParameters"
+        case .invalidOfferPrice: "invalidOfferPrice"
+        default: nil
+        }
     }
 
     /// The account's storefront, ISO 3166-1 alpha-3 ("USA"); `Storefront.current` and product
@@ -82,7 +112,7 @@ extension SKTestSession {
         }
     }
 
-    private func apply(_ key: WritableKeyPath<SessionState.Values, Bool>, _ value: Bool, _ switches: (Bool) -> SessionSwitches) {
+    private func apply<Value>(_ key: WritableKeyPath<SessionState.Values, Value>, _ value: Value, _ switches: (Value) -> SessionSwitches) {
         let world = world, change = switches(value)
         do {
             _ = try blocking { try await $0.setSwitches(change, world: world) }

@@ -46,7 +46,8 @@ extension SKTestSession {
                     productIdentifier: payload.productId, purchaseDate: SKTestSession.date(payload.purchaseDate),
                     cancelDate: payload.revocationDate.map(SKTestSession.date), expirationDate: payload.expiresDate.map(SKTestSession.date),
                     autoRenewingEnabled: info?.autoRenewStatus == .on, hasPurchaseIssue: info?.isInBillingRetryPeriod == true,
-                    isPendingPriceIncreaseConsent: info?.priceIncreaseStatus == .notResponded, pendingAskToBuyConfirmation: false)
+                    isPendingPriceIncreaseConsent: info?.priceIncreaseStatus == .notResponded, pendingAskToBuyConfirmation: false,
+                    state: .purchased)
             }
             for pending in try await store.pendingPurchases(world: world) where pending.request.customer == customer {
                 let id = Int(pending.id) ?? 0
@@ -54,7 +55,10 @@ extension SKTestSession {
                     identifier: id, originalTransactionIdentifier: id, productIdentifier: pending.request.productId,
                     purchaseDate: SKTestSession.date(pending.createdMs), cancelDate: nil, expirationDate: nil, autoRenewingEnabled: false,
                     hasPurchaseIssue: pending.kind == .interrupted, isPendingPriceIncreaseConsent: false,
-                    pendingAskToBuyConfirmation: pending.kind == .askToBuy))
+                    pendingAskToBuyConfirmation: pending.kind == .askToBuy,
+                    // As StoreKit 1's queue reports them: Ask to Buy waits deferred; an interrupted
+                    // purchase failed until its issue is resolved (a new, purchased transaction).
+                    state: pending.kind == .askToBuy ? .deferred : .failed))
             }
             return list.sorted { ($0.purchaseDate, $0.identifier) < ($1.purchaseDate, $1.identifier) }
         }) ?? []
@@ -69,11 +73,12 @@ extension SKTestSession {
     }
 
     /// Removes one transaction, as the Transaction Manager's Delete: for a subscription, its
-    /// whole chain of renewals, since a renewal cannot outlive the purchase it continues.
+    /// whole chain of renewals, since a renewal cannot outlive the purchase it continues. It is
+    /// gone from `Transaction.all`, `currentEntitlements` and the subscription statuses.
     public func deleteTransaction(identifier: Int) throws {
         _ = try transactionPayload(identifier)
-        throw SKTestError(.invalidAction, "deleteTransaction(identifier: \(identifier)) is not supported yet; "
-            + "use refundTransaction(identifier:) to take an entitlement away, or clearTransactions() to start over")
+        let world = world
+        _ = try blocking { try await $0.deleteTransaction(transactionId: String(identifier), world: world) }
     }
 
     /// Removes every override made in the session (back to the configuration file's settings);
@@ -85,7 +90,7 @@ extension SKTestSession {
             _ = try await store.setSwitches(SessionSwitches(
                 askToBuy: defaults.askToBuyEnabled, failRenewals: defaults.shouldEnterBillingRetryOnRenewal,
                 billingGracePeriod: defaults.billingGracePeriodIsEnabled, interruptedPurchases: defaults.interruptedPurchasesEnabled,
-                failTransactions: defaults.failTransactionsEnabled), world: world)
+                failTransactions: defaults.failTransactionsEnabled, failureError: "unknown"), world: world)
             for api in StoreEngine.AppStore.failableAPIs {
                 let setting = catalog.settings.storeKitErrors.first { $0.name == api }
                 _ = try? await store.setSimulatedError(api: api, error: setting.flatMap(CatalogSimulatedErrors.error(of:)), world: world)

@@ -1,4 +1,5 @@
 import Foundation
+import StoreKit
 
 /// One transaction of the session's store as `SKTestSession.allTransactions()` lists it: what the
 /// Transaction Manager shows, including purchases still waiting for Ask to Buy or a purchase
@@ -7,6 +8,9 @@ public final class SKTestTransaction: Sendable, CustomStringConvertible {
     public let identifier: Int
     public let originalTransactionIdentifier: Int
     public let productIdentifier: String
+    /// StoreKit 1's state: `.purchased`, `.deferred` while Ask to Buy waits, `.failed` while a
+    /// purchase issue (an interrupted purchase) waits.
+    public let state: SKPaymentTransactionState
     public let purchaseDate: Date
     /// The refund (revocation) date.
     public let cancelDate: Date?
@@ -18,10 +22,11 @@ public final class SKTestTransaction: Sendable, CustomStringConvertible {
 
     init(identifier: Int, originalTransactionIdentifier: Int, productIdentifier: String, purchaseDate: Date, cancelDate: Date?,
          expirationDate: Date?, autoRenewingEnabled: Bool, hasPurchaseIssue: Bool, isPendingPriceIncreaseConsent: Bool,
-         pendingAskToBuyConfirmation: Bool) {
+         pendingAskToBuyConfirmation: Bool, state: SKPaymentTransactionState) {
         self.identifier = identifier
         self.originalTransactionIdentifier = originalTransactionIdentifier
         self.productIdentifier = productIdentifier
+        self.state = state
         self.purchaseDate = purchaseDate
         self.cancelDate = cancelDate
         self.expirationDate = expirationDate

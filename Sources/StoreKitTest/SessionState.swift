@@ -1,4 +1,5 @@
 import Foundation
+import StoreKit
 import StoreModel
 
 /// What a session's properties read back: the configuration file's settings, overridden by the
@@ -14,6 +15,7 @@ final class SessionState: @unchecked Sendable {
         var locale: Locale
         var timeRate: SKTestSession.TimeRate
         var failTransactionsEnabled: Bool
+        var failureError: SKError.Code = .unknown
 
         init(catalog: Catalog) {
             let settings = catalog.settings

@@ -12,6 +12,8 @@ struct TestPurchase: Sendable {
     var offer: PurchaseOfferRequest?
     var introductoryOfferEligibilityJWS: String?
     var billingPlanType: String?
+    var purchaseDateMs: Int64?
+    var cancelsAfterFirstPeriod = false
 
     init(_ options: Set<Product.PurchaseOption>, productId: String, catalog: Catalog) throws {
         guard catalog.products.contains(where: { $0.id == productId }) else {
@@ -34,6 +36,9 @@ struct TestPurchase: Sendable {
                 offers.append(.promotionalTesting(offerId: value))
             case .custom(let key, .string(let value)) where key == TestingOptionKey.codeOffer:
                 offers.append(.codeTesting(referenceName: value))
+            case .custom(let key, .double(let ms)) where key == TestingOptionKey.purchaseDate || key == TestingOptionKey.purchaseDateCancelling:
+                purchaseDateMs = Int64(ms)
+                cancelsAfterFirstPeriod = key == TestingOptionKey.purchaseDateCancelling
             case .introductoryOfferEligibility(let jws): introductoryOfferEligibilityJWS = jws
             case .billingPlanType(let type): billingPlanType = type
             case .onStorefrontChange: break  // the session's storefront does not change during buyProduct
@@ -49,6 +54,8 @@ struct TestPurchase: Sendable {
                                       appAccountToken: appAccountToken, simulatesAskToBuy: simulatesAskToBuy)
         request.introductoryOfferEligibilityJWS = introductoryOfferEligibilityJWS
         request.billingPlanType = billingPlanType
+        request.purchaseDateMs = purchaseDateMs
+        request.cancelsAfterFirstPeriod = cancelsAfterFirstPeriod
         return request
     }
 }

@@ -61,6 +61,19 @@ extension StoreDatabase {
         }
     }
 
+    /// Deletes one transaction (the Transaction Manager's Delete) or, given the original ID of an
+    /// auto-renewable subscription, the subscription: every transaction of its chain and its
+    /// renewal state.
+    public func deleteTransaction(world: String, id: Int64, subscription originalId: Int64?) async throws {
+        try await perform(fencing: [world]) { sql in
+            if let originalId {
+                try await sql.raw("DELETE FROM transactions WHERE world = \(bind: world) AND original_id = \(bind: originalId)").run()
+                try await sql.raw("DELETE FROM subscriptions WHERE world = \(bind: world) AND original_id = \(bind: originalId)").run()
+            }
+            try await sql.raw("DELETE FROM transactions WHERE world = \(bind: world) AND id = \(bind: id)").run()
+        }
+    }
+
     public func worldRecords(world: String, kind: String) async throws -> [WorldRecord] {
         try await readSQL.raw("""
             SELECT world, kind, key, value FROM world_records WHERE world = \(bind: world) AND kind = \(bind: kind) ORDER BY key

@@ -62,6 +62,35 @@ import Testing
         #expect(try await second.transactions(bundleId: testBundle, customer: "al", scope: .all).count == 2)
     }
 
+    /// The Transaction Manager's Delete: gone from memory and from the database (a restart reads
+    /// nothing back); a subscription's transaction takes the whole subscription.
+    @Test func deletedTransactionsAndSubscriptionsStayDeletedAfterARestart() async throws {
+        let path = databasePath()
+        let first = try await makeStore(path: path)
+        let book = try await first.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction!.payload
+        let seeds = try await first.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "al")).transaction!.payload
+        let monthly = try await first.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "al")).transaction!.payload
+        _ = try await first.forceRenewal(transactionId: monthly.transactionId)
+        #expect(try await first.transactions(bundleId: testBundle, customer: "al", scope: .all).count == 4)
+        await #expect(throws: StoreError.self) { try await first.deleteTransaction(transactionId: "987654321") }
+
+        try await first.deleteTransaction(transactionId: book.transactionId)
+        try await first.deleteTransaction(transactionId: monthly.transactionId)
+        func check(_ store: AppStore) async throws {
+            #expect(try await store.transactions(bundleId: testBundle, customer: "al", scope: .all).map(\.payload.transactionId) == [seeds.transactionId])
+            #expect(try await store.subscriptionStatuses(bundleId: testBundle, customer: "al").isEmpty)
+        }
+        try await check(first)
+        await first.shutdown()
+        await first.close()
+
+        let second = try await makeStore(path: path)
+        try await check(second)
+        // Bought again as new: the deleted purchase no longer counts as owned.
+        let again = try await second.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction!.payload
+        #expect(again.transactionId != book.transactionId)
+    }
+
     @Test func appTransactionReproducesTheFoodTruckCase() async throws {
         let store = try await makeStore()
         let paid = try await store.updateAppTransaction(

@@ -104,6 +104,7 @@ import Testing
             return
         }
         let waiting = try #require(session.allTransactions().first { $0.pendingAskToBuyConfirmation })
+        #expect(waiting.state == .deferred)
         #expect(await ids(Transaction.currentEntitlements).isEmpty)
         try session.approveAskToBuyTransaction(identifier: waiting.identifier)
         let approved = await updates.next(1)
@@ -129,10 +130,12 @@ import Testing
         let updates = UpdatesRecorder()
         _ = try await guide.purchase()
         let interrupted = try #require(session.allTransactions().first { $0.hasPurchaseIssue })
+        #expect(interrupted.state == .failed)
         #expect(await ids(Transaction.currentEntitlements).isEmpty)
         try session.resolveIssueForTransaction(identifier: interrupted.identifier)
         #expect(await updates.next(1).map(\.productID) == ["garden.guide"])
         #expect(await ids(Transaction.currentEntitlements).count == 1)
+        #expect(session.allTransactions().map(\.state) == [.purchased])
     }
 
     @Test func billingRetryAndGracePeriodFollowTheClock() async throws {
@@ -239,6 +242,24 @@ import Testing
         #expect(transaction(of: try await guide.purchase()) != nil)
     }
 
+    @Test @available(*, deprecated) func failureErrorIsWhatFailedTransactionsFailWith() async throws {
+        let session = try SKTestSession(contentsOf: Configurations.garden)
+        #expect(session.failureError == .unknown)
+        session.failTransactionsEnabled = true
+        session.failureError = .invalidSignature
+        #expect(session.failureError == .invalidSignature)
+        let guide = try #require(try await Product.products(for: ["garden.guide"]).first)
+        await #expect(throws: Product.PurchaseError.invalidOfferSignature) { try await guide.purchase() }
+        // A code Apple does not accept here leaves the error as it was.
+        session.failureError = .paymentCancelled
+        #expect(session.failureError == .invalidSignature)
+        session.failureError = .invalidOfferPrice
+        await #expect(throws: Product.PurchaseError.invalidOfferPrice) { try await guide.purchase() }
+        session.resetToDefaultState()
+        #expect(session.failureError == .unknown && !session.failTransactionsEnabled)
+        #expect(transaction(of: try await guide.purchase()) != nil)
+    }
+
     @Test @available(*, deprecated) func buyProductByProductIdentifierBuysOutsideTheApp() async throws {
         let session = try SKTestSession(contentsOf: Configurations.garden)
         try session.buyProduct(productIdentifier: "garden.guide")
@@ -256,12 +277,61 @@ import Testing
         #expect(!info.willAutoRenew)
     }
 
-    @Test func deleteTransactionNamesWhatItCannotDo() async throws {
+    @Test func deleteTransactionRemovesItAndASubscriptionWithItsRenewals() async throws {
         let session = try SKTestSession(contentsOf: Configurations.garden)
-        let bought = try await session.buyProduct(identifier: "garden.guide")
+        let guide = try await session.buyProduct(identifier: "garden.guide")
+        let seeds = try await session.buyProduct(identifier: "garden.seeds")
+        let monthly = try await session.buyProduct(identifier: "garden.monthly")
+        try session.forceRenewalOfSubscription(productIdentifier: "garden.monthly")
+        #expect(await ids(Transaction.all).count == 4)
         let unknown = #expect(throws: SKTestError.self) { try session.deleteTransaction(identifier: 42) }
         #expect(unknown?.code == .noTransactionFound)
-        let unsupported = #expect(throws: SKTestError.self) { try session.deleteTransaction(identifier: Int(bought.id)) }
-        #expect(unsupported?.code == .invalidAction)
+
+        // A non-consumable: gone from entitlements and history, and it can be bought again.
+        try session.deleteTransaction(identifier: Int(guide.id))
+        #expect(!(await ids(Transaction.currentEntitlements)).contains(guide.id))
+        #expect(try await Transaction.latest(for: "garden.guide") == nil)
+
+        // A subscription's first purchase takes its renewal and its status with it.
+        try session.deleteTransaction(identifier: Int(monthly.id))
+        #expect(await ids(Transaction.all) == [seeds.id])
+        let product = try #require(try await Product.products(for: ["garden.monthly"]).first)
+        #expect(try await product.subscription?.status.isEmpty == true)
+        #expect(session.allTransactions().map(\.identifier) == [Int(seeds.id)])
+        let again = try await session.buyProduct(identifier: "garden.guide")
+        #expect(again.id != guide.id && again.originalID == again.id)
+    }
+
+    @Test func purchaseDateRenewsUntilNow() async throws {
+        let session = try SKTestSession(contentsOf: Configurations.garden)
+        let start = Date(timeIntervalSinceNow: -75 * 86_400)
+        let first = try await session.buyProduct(identifier: "garden.monthly", options: [.purchaseDate(start)])
+        #expect(abs(first.purchaseDate.timeIntervalSince(start)) < 1)
+        // Every period from then to now is there when buyProduct returns: the purchase and two renewals.
+        var periods: [Transaction] = []
+        for await result in Transaction.all { if case .verified(let t) = result, t.originalID == first.id { periods.append(t) } }
+        #expect(periods.count == 3)
+        #expect(periods.dropFirst().allSatisfy { $0.reason == .renewal })
+        let current = try #require(periods.max { $0.purchaseDate < $1.purchaseDate })
+        #expect(await ids(Transaction.currentEntitlements) == [current.id])
+        #expect((current.expirationDate ?? .distantPast) > Date())
+        let tomorrow = Date(timeIntervalSinceNow: 86_400)
+        let future = await #expect(throws: SKTestError.self) {
+            try await session.buyProduct(identifier: "garden.guide", options: [.purchaseDate(tomorrow)])
+        }
+        #expect(future?.code == .invalidAction)
+    }
+
+    @Test func purchaseDateWithCancelImmediatelyHasOnePeriod() async throws {
+        let session = try SKTestSession(contentsOf: Configurations.garden)
+        let start = Date(timeIntervalSinceNow: -75 * 86_400)
+        let first = try await session.buyProduct(identifier: "garden.monthly", options: [.purchaseDate(start, renewalBehavior: .cancelImmediately)])
+        #expect(await ids(Transaction.all) == [first.id])
+        #expect(await ids(Transaction.currentEntitlements).isEmpty)
+        let product = try #require(try await Product.products(for: ["garden.monthly"]).first)
+        let status = try #require(try await product.subscription?.status.first)
+        #expect(status.state == .expired)
+        #expect(try status.renewalInfo.payloadValue.expirationReason == .autoRenewDisabled)
+        #expect(session.allTransactions().first?.state == .purchased)
     }
 }

@@ -179,4 +179,24 @@ import Testing
             #expect(noWorld.status == 404 && noWorld.json["error"] as? String == "worldNotFound")
         }
     }
+
+    /// `DELETE …/transactions/{id}` (Xcode's Delete) and the `failureError` switch.
+    @Test func deleteTransactionAndFailureError() async throws {
+        try await withWorld { server, world in
+            let tx = try #require(try await subscribe(server, world, "fay")["transactionId"] as? String)
+            let deleted = try await server.request(.DELETE, "/admin/v1/worlds/\(world)/transactions/\(tx)")
+            #expect(deleted.status == 200 && deleted.json["transactionId"] as? String == tx && deleted.json["deleted"] as? Bool == true)
+            let listed = try await server.request(.GET, device(world, "fay", "/subscriptions"))
+            #expect((listed.json["statuses"] as? [Any])?.isEmpty == true)
+            let again = try await server.request(.DELETE, "/admin/v1/worlds/\(world)/transactions/\(tx)")
+            #expect(again.status == 404 && again.json["error"] as? String == "transactionNotFound")
+
+            let bad = try await server.json(.PATCH, "/admin/v1/worlds/\(world)/settings", ["failureError": "paymentCancelled"])
+            #expect(bad.status == 400)
+            let set = try await server.json(.PATCH, "/admin/v1/worlds/\(world)/settings", ["failTransactions": true, "failureError": "invalidOfferPrice"])
+            #expect(set.status == 200 && (set.json["settings"] as? [String: Any])?["failureError"] as? String == "invalidOfferPrice")
+            let refused = try await AdminAPITests.buy(server, world: world, product: "a.pro", customer: "gil")
+            #expect(refused.json["error"] as? String == "invalidOfferPrice", "\(String(decoding: refused.body, as: UTF8.self))")
+        }
+    }
 }

@@ -25,6 +25,16 @@ public enum PurchaseRules {
         return uuid.uuidString.lowercased()
     }
 
+    /// StoreKitTest's purchase date: "a date in the past or the current moment. Dates in the
+    /// future aren't valid." Testing only, so never in Production; and not before 2000, where the
+    /// store's signing certificates begin.
+    public static func checkPurchaseDate(_ ms: Int64?, environment: StoreEnvironment, nowMs: Int64) throws(StoreError) {
+        guard let ms else { return }
+        guard environment != .production else { throw .invalidAction("a purchase date is a testing option, not available in Production") }
+        guard ms <= nowMs else { throw .invalidAction("the purchase date \(ms) is in the future (now is \(nowMs)); use now or a date in the past") }
+        guard ms >= 946_684_800_000 else { throw .invalidAction("the purchase date \(ms) is before 2000-01-01") }
+    }
+
     /// An owned non-consumable can't be bought twice, nor a subscription the customer is already
     /// subscribed to. Refunded purchases don't count: the customer may buy again.
     public static func checkNotOwned(_ product: CatalogProduct, history: [OwnedTransaction], nowMs: Int64) throws(StoreError) {

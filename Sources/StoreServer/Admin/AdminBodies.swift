@@ -45,7 +45,7 @@ enum AdminBody {
 
     /// `SessionSwitches`, plus the names it did not know, so a typo is an error and not a no-op.
     struct Settings: Decodable {
-        static let known: Set<String> = ["askToBuy", "failRenewals", "billingGracePeriod", "interruptedPurchases", "failTransactions", "renewalLimit"]
+        static let known: Set<String> = ["askToBuy", "failRenewals", "billingGracePeriod", "interruptedPurchases", "failTransactions", "failureError", "renewalLimit"]
         var switches: SessionSwitches
         var unknown: [String]
 

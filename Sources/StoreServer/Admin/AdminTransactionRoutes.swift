@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import StoreEngine
 
-/// The Transaction Manager's per-transaction actions (`SKTestSession`'s refund, expire, force
+/// The Transaction Manager's per-transaction actions (`SKTestSession`'s refund, delete, expire, force
 /// renewal, auto-renew, resolve issue, Ask to Buy answers, clear) and what a test inspects
 /// afterwards (subscription statuses, the events log), all scoped to one world.
 struct AdminTransactionRoutes {
@@ -14,6 +14,11 @@ struct AdminTransactionRoutes {
             let reason = try AdminBody.revocationReason(try await request.decodeJSONIfPresent(AdminBody.Refund.self)?.reason)
             let signed = try await store.refund(transactionId: try context.pathValue("transactionId"), reason: reason, world: try context.pathValue("world"))
             return try JSONResponse.ok(AdminView.TransactionAnswer(signed))
+        }
+        world.delete("transactions/:transactionId") { _, context in
+            let id = try context.pathValue("transactionId")
+            try await store.deleteTransaction(transactionId: id, world: try context.pathValue("world"))
+            return try JSONResponse.ok(AdminView.TransactionDeleted(transactionId: id))
         }
         world.post("transactions/:transactionId/expire") { _, context in
             let signed = try await store.expireSubscription(transactionId: try context.pathValue("transactionId"), world: try context.pathValue("world"))

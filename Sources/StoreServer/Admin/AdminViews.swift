@@ -37,6 +37,7 @@ enum AdminView {
         var billingGracePeriod: Bool?
         var interruptedPurchases: Bool?
         var failTransactions: Bool?
+        var failureError: String?
         var renewalLimit: Int?
         var simulatedErrors: [String: String]
 
@@ -46,6 +47,7 @@ enum AdminView {
             billingGracePeriod = settings.billingGracePeriod
             interruptedPurchases = settings.interruptedPurchases
             failTransactions = settings.failTransactions
+            failureError = settings.failureError
             renewalLimit = settings.renewalLimit
             simulatedErrors = settings.simulatedErrors
         }
@@ -106,6 +108,11 @@ enum AdminView {
     }
 
     struct PendingList: Encodable { var pendingPurchases: [PendingPurchase] }
+
+    struct TransactionDeleted: Encodable {
+        var transactionId: String
+        var deleted = true
+    }
 
     struct Cleared: Encodable {
         var bundleId: String

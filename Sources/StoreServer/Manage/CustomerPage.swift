@@ -244,6 +244,7 @@ extension ManagePages {
                     } else if t.revocationType != .familyRevoke {
                         ManageForm.button(html, "reverse-refund", "Reverse refund", name: "Reverse the refund of \(t.transactionId)", query: query, back: back, fields: on, kind: .secondary)
                     }
+                    ManageForm.button(html, "delete-transaction", "Delete", name: "Delete transaction \(t.transactionId)", query: query, back: back, fields: on, kind: .destructive)
                 }
             }
         }

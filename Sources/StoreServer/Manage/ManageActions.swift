@@ -22,6 +22,7 @@ struct ManageActions {
         "refund": "Refund this transaction: it is revoked, its subscription ends, the app gets a REFUND notification.",
         "revoke": "Revoke this transaction for an issue in the app (revocation reason 1): access ends, the app gets a REFUND notification.",
         "expire": "Expire this subscription now.",
+        "delete-transaction": "Delete this transaction as if it was never bought, with no notification (deleteTransaction). A subscription's transaction deletes the whole subscription.",
         "clear": "Delete every transaction of this customer in this app (clearTransactions).",
         "family-leave": "Take this customer out of their family group: shared access ends both ways.",
         "revoke-key": "Revoke this Server API key: tokens signed with it are refused from now on.",
@@ -118,6 +119,10 @@ struct ManageActions {
             let reason: RevocationReason = action == "revoke" ? .dueToIssue : (value("reason") == "1" ? .dueToIssue : .otherReason)
             let signed = try await store.refund(transactionId: try required("transactionId"), reason: reason, world: world)
             return "Transaction \(signed.payload.transactionId) was \(action == "revoke" ? "revoked" : "refunded")."
+        case "delete-transaction":
+            let id = try required("transactionId")
+            try await store.deleteTransaction(transactionId: id, world: world)
+            return "Transaction \(id) was deleted."
         case "expire":
             _ = try await store.expireSubscription(transactionId: try required("transactionId"), world: world)
             return "The subscription expired."
@@ -240,6 +245,7 @@ struct ManageActions {
         case "refund": "refund"
         case "revoke": "revoke"
         case "expire": "expire"
+        case "delete-transaction": "delete the transaction"
         case "clear": "clear transactions"
         case "family-leave": "leave the family"
         case "revoke-key": "revoke the key"
