@@ -72,9 +72,7 @@ public struct PurchaseOutcome: Sendable {
 extension AppStore {
     /// Sells a product. The transaction is durable before this returns, and signed with the store's chain.
     public func purchase(_ request: PurchaseRequest) async throws -> PurchaseOutcome {
-        let world = try await world(request.world)
-        let result = try await world.purchase(request)
-        return try await outcome(result, world: world)
+        try await purchase(request, offer: nil)
     }
 
     /// The answer to what the world decided. A purchase's transaction and renewal info were

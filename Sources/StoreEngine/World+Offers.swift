@@ -25,13 +25,17 @@ extension World {
         var claims: [String] = []
     }
 
-    func purchase(_ request: PurchaseRequest, offer requested: PurchaseOfferRequest?) async throws -> WorldPurchase {
+    /// The one purchase path: the device API, the store pages, the Transaction Manager, Ask to Buy
+    /// approvals, interrupted purchases resolved and offer codes all buy through here. Families
+    /// are loaded first, so a purchase is shared with the buyer's family even right after a restart.
+    /// `allowPending: false` completes a purchase that already waited (Ask to Buy, an issue).
+    func purchase(_ request: PurchaseRequest, offer requested: PurchaseOfferRequest?, allowPending: Bool = true) async throws -> WorldPurchase {
         try await ensureFamiliesLoaded()
         if let jws = request.introductoryOfferEligibilityJWS {
             return try await purchaseWithIntroductoryEligibility(request, jws: jws, offer: requested)
         }
         guard let requested else {
-            let result = try await purchase(request)
+            let result = try await decidePurchase(request, allowPending: allowPending)
             try await shareIfMissed(result)
             return result
         }
@@ -55,7 +59,7 @@ extension World {
         if let chain = chain(chainKey), chain.state != .expired, chain.state != .revoked {
             result = try await redeemForSubscriber(request, app: app, product: product, offer: resolved.offer, chainKey: chainKey)
         } else {
-            result = try await purchase(request, offer: resolved.offer, allowPending: false)
+            result = try await decidePurchase(request, offer: resolved.offer, allowPending: false)
             try await shareIfMissed(result)
         }
         try await recordRedemption(resolved, customer: request.customer)
@@ -209,7 +213,7 @@ extension World {
         let latest = try await latestTransactionOfChain(for: product, key: key)
         // From here on no suspension until the commit.
         guard var chain = chain(chainKey), chain.state != .expired, chain.state != .revoked else {
-            let result = try await purchase(request, offer: offer, allowPending: false)
+            let result = try await decidePurchase(request, offer: offer, allowPending: false)
             try await shareIfMissed(result)
             return result
         }

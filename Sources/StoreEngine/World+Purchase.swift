@@ -25,7 +25,10 @@ struct WorldPurchase: Sendable {
 }
 
 extension World {
-    func purchase(_ request: PurchaseRequest, offer requested: CatalogOffer? = nil, allowPending: Bool = true) async throws -> WorldPurchase {
+    /// Decides and commits one purchase by Apple's rules. Not an entry point: every purchase
+    /// comes through `purchase(_:offer:allowPending:)` (World+Offers), which loads the families
+    /// first and shares what this did not.
+    func decidePurchase(_ request: PurchaseRequest, offer requested: CatalogOffer? = nil, allowPending: Bool = true) async throws -> WorldPurchase {
         try await catchUp()
         let app = try app(request.bundleId)
         guard let product = app.catalog.product(request.productId) else {

@@ -137,7 +137,7 @@ extension World {
             world: id, bundleId: pending.request.bundleId, productId: pending.request.productId,
             customer: pending.request.customer, quantity: pending.request.quantity, appAccountToken: pending.request.appAccountToken)
         request.billingPlanType = pending.request.billingPlanType
-        let result = try await purchase(request, allowPending: false)
+        let result = try await purchase(request, offer: nil, allowPending: false)
         try await env.database.deleteWorldRecord(world: id, kind: PendingPurchase.recordKind, key: pending.id)
         return result
     }

@@ -93,6 +93,35 @@ import Testing
         #expect(kid.map(\.productId) == ["o.monthly"])
     }
 
+    /// One purchase path: an Ask to Buy approval after a restart (families not read back yet) is
+    /// shared with the family like any other purchase, and so is a purchase without offer options.
+    @Test func anAskToBuyApprovalAfterARestartIsShared() async throws {
+        let path = databasePath()
+        let clock = TestClock()
+        let app = { try StoreApp(bundleId: offerBundle, appAppleId: 77, environment: .sandbox, name: "Offers", catalogJSON: offerCatalogJSON) }
+        let first = try await makeStore(path: path, clock: clock, apps: [try app()])
+        _ = try await first.joinFamily(customer: "parent", group: "g")
+        _ = try await first.joinFamily(customer: "kid", group: "g")
+        _ = try await first.setSwitches(SessionSwitches(askToBuy: true))
+        let pending = try await first.purchase(offerPurchase("o.book", "parent"), offer: nil)
+        let id = try #require(pending.pendingId)
+        await first.shutdown()
+        await first.close()
+
+        let second = try await makeStore(path: path, clock: clock, apps: [try app()])
+        let approved = try #require(try await second.answerAskToBuy(id, approve: true)?.transaction?.payload)
+        #expect(approved.productId == "o.book")
+        #expect(try await entitlements(second, "kid").map(\.productId) == ["o.book"])
+        await second.shutdown()
+        await second.close()
+
+        // The plain entry point after a restart shares too.
+        let third = try await makeStore(path: path, clock: clock, apps: [try app()])
+        _ = try await third.setSwitches(SessionSwitches(askToBuy: false))
+        _ = try await third.purchase(offerPurchase("o.monthly", "parent"))
+        #expect(Set(try await entitlements(third, "kid").map(\.productId)) == ["o.book", "o.monthly"])
+    }
+
     @Test func aFamilyHasAtMostSixPeople() async throws {
         let store = try await makeOfferStore()
         for index in 1...6 { _ = try await store.joinFamily(customer: "m\(index)", group: "big") }
