@@ -222,6 +222,12 @@ def test_metrics_count_the_scenario_exactly(scenario):
 def test_logs_are_json_with_request_ids_and_failed_deliveries_in_context(scenario):
     lines = [json.loads(line) for line in scenario.store.stderr if line.strip()]
     assert lines, "no log lines"
+    # Standard output too: the start banner is one JSON object, with the same keys (issue 32).
+    banner = [json.loads(line) for line in scenario.store.stdout if line.strip()]
+    assert banner and banner[0]["url"] == scenario.store.url, banner
+    assert banner[0]["apps"][0]["bundleId"] == BUNDLE, banner
+    for line in banner:
+        assert {"time", "level", "label", "message"} <= line.keys(), line
     for line in lines:
         assert {"time", "level", "label", "message"} <= line.keys(), line
     by_id: Dict[str, List[dict]] = {}

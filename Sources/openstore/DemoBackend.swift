@@ -148,10 +148,14 @@ final class DemoBackend: @unchecked Sendable {
                 }
             }
         }
-        var lines = ["Subscription backend listening on http://\(host):\(port)  (customer info: \(base)/v1/customers/{appUserId})"]
-        for app in apps { lines.append("  \(app.bundleId): notifications \(base)/apple/notifications/\(app.bundleId)") }
-        if !kept.isEmpty { lines.append("  kept the notification URL set by hand for: \(kept.joined(separator: ", "))") }
-        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        var details = apps.map { "  \($0.bundleId): notifications \(base)/apple/notifications/\($0.bundleId)" }
+        if !kept.isEmpty { details.append("  kept the notification URL set by hand for: \(kept.joined(separator: ", "))") }
+        StartBanner(
+            message: "Subscription backend listening on http://\(host):\(port)  (customer info: \(base)/v1/customers/{appUserId})",
+            details: details,
+            fields: ["url": base, "notificationURLs": Dictionary(uniqueKeysWithValues: apps.map { ($0.bundleId, "\(base)/apple/notifications/\($0.bundleId)") }),
+                     "keptNotificationURLs": kept]
+        ).write(format: settings.logFormat)
     }
 
     /// Stops the backend after the store stopped serving.

@@ -110,12 +110,15 @@ struct Serve: AsyncParsableCommand {
             ? try await DemoBackend.prepare(store: store, settings: settings, apps: apps, logger: logger) : nil
         try await server.run(logger: logger) { boundPort in
             if settings.advertiseURL == nil { store.advertise(Self.advertised(host: settings.host, port: boundPort)) }
-            var lines = ["OpenStoreKit listening on http://\(settings.host):\(boundPort)  (data: \(settings.data))"]
-            for app in apps {
-                lines.append("  \(app.bundleId)  \(app.name)  appAppleId \(app.appAppleId)  \(app.environment.rawValue)  \(app.catalog.products.count) products")
-            }
-            // Written unbuffered so scripts waiting for the line see it at once.
-            FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            let url = "http://\(settings.host):\(boundPort)"
+            StartBanner(
+                message: "OpenStoreKit listening on \(url)  (data: \(settings.data))",
+                details: apps.map { "  \($0.bundleId)  \($0.name)  appAppleId \($0.appAppleId)  \($0.environment.rawValue)  \($0.catalog.products.count) products" },
+                fields: ["url": url, "data": settings.data, "apps": apps.map { app -> [String: Any] in
+                    ["bundleId": app.bundleId, "name": app.name, "appAppleId": app.appAppleId,
+                     "environment": app.environment.rawValue, "products": app.catalog.products.count]
+                }]
+            ).write(format: settings.logFormat)
             await backend?.start(storePort: boundPort)
         }
         await backend?.stop()

@@ -54,7 +54,7 @@ public struct JSONLogHandler: LogHandler {
         }
     }
 
-    static func timestamp() -> String {
+    public static func timestamp() -> String {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         let ms = Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
