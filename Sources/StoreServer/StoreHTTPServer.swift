@@ -20,6 +20,9 @@ public struct StoreHTTPServer: Sendable {
     /// When true the logger given to `run` keeps its level (`openstore serve --log-level`) and
     /// every request is logged; otherwise only warnings and errors are (tests, benchmarks).
     public var usesLoggerLevel = false
+    /// The App Store Server API's limit, in requests per minute per key (`openstore serve
+    /// --rate-limit`); beyond it the answer is `429 / 4290000`. Nil: no limit. Each server has its own.
+    public var serverAPIRateLimit: Int?
 
     public init(store: AppStore, host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil,
                 storePages: [StorePage] = DemoStorePages.all) {
@@ -44,7 +47,7 @@ public struct StoreHTTPServer: Sendable {
         router.get("openapi.json") { _, _ in try OpenAPIDocument.response() }
         DeviceRoutes(store: store).register(on: router)
         DeviceSubscriptionRoutes(store: store).register(on: router)
-        ServerAPIRoutes(store: store).register(on: router)
+        ServerAPIRoutes(store: store, rateLimitPerMinute: serverAPIRateLimit).register(on: router)
         OfferRoutes(store: store, token: adminToken).register(on: router)
         FamilyRoutes(store: store, token: adminToken).register(on: router)
         AdminRoutes(store: store, token: adminToken).register(on: router)

@@ -81,7 +81,6 @@ struct Serve: AsyncParsableCommand {
         }
         LogSetup.bootstrap(format: settings.logFormat, level: settings.logLevel)
         let logger = Logger(label: "openstore")
-        if let rateLimit = settings.rateLimit { setenv("OPENSTORE_SERVER_API_RATE_LIMIT", String(max(rateLimit, 0)), 1) }
         let database = try await DatabaseLocation.open(url: settings.database, data: settings.data)
         let instance = InstanceSettings(
             advertiseURL: settings.advertiseURL ?? Self.advertised(host: settings.host, port: settings.port),
@@ -97,6 +96,7 @@ struct Serve: AsyncParsableCommand {
         }
         var server = StoreHTTPServer(store: store, host: settings.host, port: settings.port, adminToken: settings.adminToken)
         server.usesLoggerLevel = true
+        server.serverAPIRateLimit = settings.rateLimit
         // Server notifications leave the outbox as long as the store serves (docs/notifications.md).
         let delivery = NotificationDeliveryService(store: store, configuration: NotificationDeliveryConfiguration(
             timeoutSeconds: settings.notificationTimeout, concurrency: settings.notificationConcurrency))

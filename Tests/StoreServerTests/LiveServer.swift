@@ -26,11 +26,14 @@ final class LiveServer: Sendable {
     /// - Parameter peer: when given, every request is served as if it came from this address
     ///   (the connection itself is on loopback), to test what outside peers get.
     static func start(apps: [StoreApp], host: String = "127.0.0.1", adminToken: String? = nil,
-                      storePages: [StorePage] = DemoStorePages.all, peer: SocketAddress? = nil) async throws -> LiveServer {
+                      storePages: [StorePage] = DemoStorePages.all, peer: SocketAddress? = nil,
+                      serverAPIRateLimit: Int? = nil) async throws -> LiveServer {
         let path = TemporaryFolder.make("http").appendingPathComponent("store.sqlite").path
         let database = try await StoreDatabase.open(path: path)
         let store = try await AppStore.open(database: database, apps: apps)
-        let server = StoreHTTPServer(store: store, host: host, port: 0, adminToken: adminToken, storePages: storePages)
+        var configured = StoreHTTPServer(store: store, host: host, port: 0, adminToken: adminToken, storePages: storePages)
+        configured.serverAPIRateLimit = serverAPIRateLimit
+        let server = configured
         let running = try await LoopbackServer.start { listening in
             guard let peer else { return { try await server.run { port in listening(port) } } }
             let app = Application(
@@ -44,9 +47,10 @@ final class LiveServer: Sendable {
 
     /// Runs `body` against a fresh server (see `start`) and always stops it afterwards.
     static func with<Value>(apps: [StoreApp], host: String = "127.0.0.1", adminToken: String? = nil,
-                            storePages: [StorePage] = DemoStorePages.all, peer: SocketAddress? = nil,
+                            storePages: [StorePage] = DemoStorePages.all, peer: SocketAddress? = nil, serverAPIRateLimit: Int? = nil,
                             _ body: (LiveServer) async throws -> Value) async throws -> Value {
-        try await withStarted({ try await start(apps: apps, host: host, adminToken: adminToken, storePages: storePages, peer: peer) },
+        try await withStarted({ try await start(apps: apps, host: host, adminToken: adminToken, storePages: storePages, peer: peer,
+                                                serverAPIRateLimit: serverAPIRateLimit) },
                               stop: { await $0.stop() }, body)
     }
 

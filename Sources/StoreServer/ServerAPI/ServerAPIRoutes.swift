@@ -11,17 +11,11 @@ struct ServerAPIRoutes {
     let store: AppStore
     let gateway: ServerAPIGateway
 
-    /// Environment variable that sets the per-key rate limit (requests per minute), set by
-    /// `openstore serve --rate-limit N`.
-    static let rateLimitVariable = "OPENSTORE_SERVER_API_RATE_LIMIT"
-
-    init(store: AppStore, rateLimitPerMinute: Int? = ServerAPIRoutes.rateLimitFromEnvironment()) {
+    /// `rateLimitPerMinute`: requests per minute per key beyond which the answer is 429
+    /// (`StoreHTTPServer.serverAPIRateLimit`); nil or 0 is no limit.
+    init(store: AppStore, rateLimitPerMinute: Int?) {
         self.store = store
-        self.gateway = ServerAPIGateway(store: store, rateLimitPerMinute: rateLimitPerMinute)
-    }
-
-    static func rateLimitFromEnvironment() -> Int? {
-        ProcessInfo.processInfo.environment[rateLimitVariable].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        self.gateway = ServerAPIGateway(store: store, rateLimitPerMinute: rateLimitPerMinute.flatMap { $0 > 0 ? $0 : nil })
     }
 
     func register(on router: Router<BasicRequestContext>) {

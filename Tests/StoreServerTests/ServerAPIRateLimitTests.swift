@@ -1,0 +1,31 @@
+import Foundation
+import StoreEngine
+import StoreSigning
+import StoreTestSupport
+import Testing
+
+/// The Server API's rate limit is a property of each server: two stores in one process, one
+/// limited to 2 requests a minute per key and one unlimited, each keep their own.
+@Suite(.removesTemporaryFolders) struct ServerAPIRateLimitTests {
+    @Test func twoStoresInOneProcessKeepTheirOwnLimits() async throws {
+        let app = { try StoreApp(bundleId: ServerAPITests.bundle, appAppleId: 77, environment: .sandbox, name: "API", catalogJSON: catalogJSON) }
+        try await LiveServer.with(apps: [try app()], serverAPIRateLimit: 2) { limited in
+            try await LiveServer.with(apps: [try app()]) { open in
+                func codes(_ server: LiveServer) async throws -> [Int] {
+                    let signer = try APITokenSigner(generated: try await server.store.createAPIKey(bundleId: ServerAPITests.bundle))
+                    var codes: [Int] = []
+                    for _ in 0..<4 {
+                        let answer = try await server.request(.GET, "/inApps/v1/notifications/test/nope", headers: [
+                            ("Authorization", "Bearer " + signer.token(options: .swift)),
+                        ])
+                        codes.append(answer.status == 429 ? answer.json["errorCode"] as? Int ?? 429 : answer.status)
+                    }
+                    return codes
+                }
+                let limitedCodes = try await codes(limited)
+                #expect(limitedCodes.suffix(2) == [4_290_000, 4_290_000], "\(limitedCodes)")
+                #expect(!(try await codes(open)).contains(4_290_000))
+            }
+        }
+    }
+}
