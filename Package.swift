@@ -171,7 +171,7 @@ let package = Package(
             "StoreStorage", "StoreModel", "StoreTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "SQLiteKit", package: "sqlite-kit"),
         ], swiftSettings: strict),
-        .testTarget(name: "StoreEngineTests", dependencies: ["StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreTestSupport"], swiftSettings: strict),
+        .testTarget(name: "StoreEngineTests", dependencies: ["StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreShared", "StoreTestSupport"], swiftSettings: strict),
         .testTarget(name: "StoreNotificationsTests", dependencies: [
             "StoreNotifications", "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

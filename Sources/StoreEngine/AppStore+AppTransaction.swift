@@ -51,7 +51,7 @@ extension AppStore {
     }
 
     func sign(_ record: AppTransactionRecord, app: StoreApp, nowMs now: Int64, preorderMs: Int64? = nil) throws -> Signed<AppTransactionPayload> {
-        let payload = Self.appTransactionPayload(record, app: app, nowMs: now, preorderMs: preorderMs)
+        let payload = Self.appTransactionPayload(record, app: app, nowMs: now, nonce: worlds.env.identifiers.uuid(), preorderMs: preorderMs)
         return Signed(jws: signer.sign(payloadJSON: payload.jsonBytes), payload: payload)
     }
 }

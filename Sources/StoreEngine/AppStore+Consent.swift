@@ -19,10 +19,10 @@ extension AppStore {
         return try sign(record, app: app, nowMs: await world.nowMs(), preorderMs: preorder)
     }
 
-    /// The app transaction as Apple's verifier decodes it, dated `nowMs`: a fresh nonce each time,
-    /// and `deviceVerification` computed from it and the customer's device verification ID.
-    static func appTransactionPayload(_ record: AppTransactionRecord, app: StoreApp, nowMs now: Int64, preorderMs: Int64? = nil) -> AppTransactionPayload {
-        let nonce = UUID().uuidString.lowercased()
+    /// The app transaction as Apple's verifier decodes it, dated `nowMs`: a fresh `nonce` each time
+    /// (from the store's `UUIDSource`), and `deviceVerification` computed from it and the
+    /// customer's device verification ID.
+    static func appTransactionPayload(_ record: AppTransactionRecord, app: StoreApp, nowMs now: Int64, nonce: String, preorderMs: Int64? = nil) -> AppTransactionPayload {
         let device = DeviceVerification.identifier(world: record.world, customer: record.customer)
         return AppTransactionPayload(
             receiptType: app.environment, appAppleId: app.appAppleId, bundleId: app.bundleId,

@@ -120,9 +120,9 @@ extension AppStore {
         }
         let now = await world.nowMs()
         let seq = worlds.env.identifiers.nextSeq()
-        let token = UUID().uuidString.lowercased()
+        let token = worlds.env.identifiers.uuid()
         let record = NotificationRecord(
-            seq: seq, uuid: UUID().uuidString.lowercased(), world: world.id, bundleId: bundleId, customer: "",
+            seq: seq, uuid: worlds.env.identifiers.uuid(), world: world.id, bundleId: bundleId, customer: "",
             environment: app.environment.rawValue, type: "TEST", subtype: nil, transactionId: nil, originalId: nil,
             signedMs: now, bodyKey: "data", body: NotificationPayload.appDataBody(app: app), transactionJSON: nil,
             renewalJSON: nil, testToken: token, nextAttemptMs: now)

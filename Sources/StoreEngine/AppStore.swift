@@ -1,5 +1,6 @@
 import Foundation
 import StoreModel
+import StoreShared
 import StoreSigning
 import StoreStorage
 
@@ -42,9 +43,11 @@ public final class AppStore: Sendable {
     ///   first app catalog's `_timeRate`.
     /// - Parameter instance: on PostgreSQL, this process as one of many instances sharing the
     ///   database: worlds are then served under leases (WorldOwnership).
+    /// - Parameter uuids: where the engine's UUIDs come from (`.seeded` makes them repeatable).
     public static func open(
         database: StoreDatabase, apps: [StoreApp], clock: any StoreClock = SystemClock(),
-        defaultRate: TimeRate? = nil, runScheduler: Bool = true, instance: InstanceSettings? = nil
+        defaultRate: TimeRate? = nil, runScheduler: Bool = true, instance: InstanceSettings? = nil,
+        uuids: UUIDSource = .system
     ) async throws -> AppStore {
         let authority = try await SigningKeys.loadOrCreate(in: database)
         for app in apps {
@@ -60,7 +63,7 @@ public final class AppStore: Sendable {
         let ownership = instance.flatMap { database.supportsManyInstances ? WorldOwnership(settings: $0, database: database) : nil }
         let env = WorldEnvironment(
             apps: Dictionary(apps.map { ($0.bundleId, $0) }, uniquingKeysWith: { _, last in last }),
-            database: database, identifiers: Identifiers(lastId: marks.transactionId, lastSeq: marks.seq),
+            database: database, identifiers: Identifiers(lastId: marks.transactionId, lastSeq: marks.seq, uuids: uuids),
             signer: JWSSigner(authority: authority), realNowMs: { clock.now(world: "").milliseconds },
             ownership: ownership, feed: TransactionFeed(openedAt: marks.seq))
         let directory = WorldDirectory(env: env, defaultRate: rate, runScheduler: runScheduler)

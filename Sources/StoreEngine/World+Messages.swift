@@ -41,7 +41,7 @@ extension World {
                       newPrice: Int64? = nil, winBackOfferIds: [String]? = nil, reusing existingId: String? = nil,
                       in batch: inout WriteBatch) -> StoreMessage {
         let message = StoreMessage(
-            id: existingId ?? UUID().uuidString.lowercased(), reason: reason, bundleId: bundleId, customer: customer,
+            id: existingId ?? env.identifiers.uuid(), reason: reason, bundleId: bundleId, customer: customer,
             createdDate: ms, displayedDate: nil, originalTransactionId: chain.map { String($0.originalTransactionId) },
             productId: chain?.productId, newPrice: newPrice, currency: newPrice == nil ? nil : chain?.currency,
             winBackOfferIds: winBackOfferIds, seq: env.identifiers.nextSeq())

@@ -28,7 +28,7 @@ extension World {
     }
 
     private func notificationRecord(for event: EventRecord, app: StoreApp, batch: WriteBatch) async throws -> NotificationRecord {
-        let uuid = UUID().uuidString.lowercased()
+        let uuid = env.identifiers.uuid()
         var scratch = WriteBatch()
         func row(bodyKey: String, body: String, transaction: String?, renewal: String?, originalId: Int64?) -> NotificationRecord {
             NotificationRecord(
@@ -41,7 +41,7 @@ extension World {
             // `appData`; its `signedAppTransactionInfo` is signed at delivery, as nested payloads are.
             let key = CustomerKey(bundleId: app.bundleId, customer: event.customer)
             let appTransaction = try await appTransactionCreatingIfNeeded(key, batch: &scratch)
-            let payload = AppStore.appTransactionPayload(appTransaction, app: app, nowMs: event.atMs, preorderMs: try await preorderMs(key))
+            let payload = AppStore.appTransactionPayload(appTransaction, app: app, nowMs: event.atMs, nonce: env.identifiers.uuid(), preorderMs: try await preorderMs(key))
             return row(bodyKey: "appData", body: NotificationPayload.appDataBody(app: app),
                        transaction: String(decoding: payload.jsonBytes, as: UTF8.self), renewal: nil, originalId: nil)
         }

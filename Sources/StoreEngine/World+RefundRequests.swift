@@ -20,7 +20,7 @@ extension World {
         _ = try await history(key)
         let now = nowMs()
         let request = RefundRequest(
-            id: UUID().uuidString.lowercased(), transactionId: String(transactionId), bundleId: record.bundleId,
+            id: env.identifiers.uuid(), transactionId: String(transactionId), bundleId: record.bundleId,
             customer: record.customer, reason: reason, requestedDate: now, state: .pending)
         var batch = WriteBatch()
         batch.worldRecords.append(try worldDocumentRecord(request, kind: RefundRequest.recordKind, key: request.id))

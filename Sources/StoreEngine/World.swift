@@ -71,7 +71,8 @@ actor World {
     var needsReload = false
     /// The reload in progress, if any (`reloadIfNeeded`).
     var reloading: Task<Void, any Error>?
-    /// This world instance as a writer, for the group committer's fence.
+    /// This world instance as a writer, for the group committer's fence. Never leaves the process
+    /// and appears in no answer, so it is not drawn from the store's `UUIDSource`.
     let writeScope = UUID().uuidString
     /// With many instances, the epoch of this instance's lease on the world (WorldOwnership):
     /// every write carries it, and the database refuses it once another instance took over.

@@ -77,7 +77,7 @@ extension AppStore {
         let payload = try TransactionPayload(json: Array(found.record.payload.utf8))
         let locale = (Storefront.lookup(payload.storefront)?.locale ?? "en_US").replacingOccurrences(of: "_", with: "-")
         let config = RetentionPerformanceTest.config
-        let requestId = UUID().uuidString.lowercased()
+        let requestId = worlds.env.identifiers.uuid()
         try await saveRecord(caller, kind: Self.performanceTestKind, key: try retentionKey(caller, requestId),
                              StoredPerformanceTest(requestId: requestId, target: target, config: config, startedMs: nowMs, summary: nil))
         performanceTests.submit(PerformanceTestRun(
@@ -134,7 +134,7 @@ extension AppStore {
         json.field("appAppleId", app.appAppleId)
         json.field("productId", run.productId)
         json.field("userLocale", run.userLocale)
-        json.field("requestIdentifier", UUID().uuidString.lowercased())
+        json.field("requestIdentifier", worlds.env.identifiers.uuid())
         json.field("signedDate", try await nowMs(run.world))
         json.field("environment", app.environment.rawValue)
         json.endObject()
