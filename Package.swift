@@ -163,7 +163,7 @@ let package = Package(
         .testTarget(name: "StoreSharedTests", dependencies: ["StoreShared"], swiftSettings: strict),
         .testTarget(name: "StoreSigningTests", dependencies: ["StoreSigning", "StoreTestSupport"], swiftSettings: strict),
         .testTarget(name: "SubscriptionBackendTests", dependencies: [
-            "SubscriptionBackend", "StoreModel", "StoreSigning", "StoreTestSupport", "StoreStorage",
+            "SubscriptionBackend", "StoreModel", "StoreSigning", "StoreTestSupport", "StoreStorage", "StoreShared",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ], swiftSettings: strict),

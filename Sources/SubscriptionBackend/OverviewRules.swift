@@ -190,7 +190,7 @@ extension SubscriptionBackend {
     /// knows it; of one environment (`Production`, `Sandbox`) or, when nil, of both.
     public func overview(environment: String?) async throws -> OverviewFigures {
         let clock = try await database.storeClock()
-        let now = max(Self.nowMs(), clock ?? 0)
+        let now = max(nowMs(), clock ?? 0)
         let since = OverviewRules.readStart(nowMs: now)
         return OverviewRules.figures(OverviewRules.Input(
             transactions: try await database.overviewTransactions(environment: environment, sinceMs: since),

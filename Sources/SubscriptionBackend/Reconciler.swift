@@ -68,7 +68,7 @@ public final class Reconciler: Sendable {
                                checker: SignedDataChecker, report: inout Report) async {
         do {
             let cursor = try await cursor(app, environment)
-            let now = SubscriptionBackend.nowMs()
+            let now = backend.nowMs()
             let clock = max(now, cursor?.storeClockMs ?? 0)
             // Apple keeps 180 days (sandbox 30); a future endDate means now.
             let end = clock + 3650 * Self.day
@@ -155,7 +155,7 @@ public final class Reconciler: Sendable {
                     let batch = signed
                     let webhooks = backend.configuration.webhooks
                     let events = try await database.write { store in
-                        var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: SubscriptionBackend.nowMs())
+                        var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: backend.nowMs())
                         // Transaction History signs everything now: purchase order is the order of change.
                         for transaction in batch.sorted(by: { (($0.fields.purchaseDate ?? 0), $0.fields.transactionId ?? "") < (($1.fields.purchaseDate ?? 0), $1.fields.transactionId ?? "") }) {
                             // Same Apple account: its other subscriptions belong to this customer too.
@@ -184,7 +184,7 @@ public final class Reconciler: Sendable {
                           checker: SignedDataChecker, report: inout Report) async {
         let database = backend.database
         do {
-            let clock = max(SubscriptionBackend.nowMs(), try await cursor(app, environment)?.storeClockMs ?? 0)
+            let clock = max(backend.nowMs(), try await cursor(app, environment)?.storeClockMs ?? 0)
             let renewals = try await database.renewals(environment: environment)
             var uncertain: [String] = []
             for renewal in renewals {
@@ -210,7 +210,7 @@ public final class Reconciler: Sendable {
                 let webhooks = backend.configuration.webhooks
                 let (found, foundRenewals) = (transactions, renewals)
                 let events = try await database.write { store in
-                    var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: SubscriptionBackend.nowMs())
+                    var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: backend.nowMs())
                     for t in found { try await writer.apply(t, owner: nil) }
                     for r in foundRenewals { try await writer.apply(r) }
                     return writer.events.count

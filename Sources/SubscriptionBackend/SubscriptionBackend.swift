@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import StoreShared
 import StoreSigning
 
 /// The developer's subscription backend: takes signed App Store data in (notifications, the
@@ -13,10 +14,14 @@ public final class SubscriptionBackend: Sendable {
     public let rejections = RejectionLog()
     /// Called after a commit that made events, so deliveries start without waiting for a poll.
     let onEvents: @Sendable () -> Void
+    /// The backend's time: when events happen, webhooks are due and customer info is dated.
+    public let clock: WallClock
 
     public init(configuration: BackendConfiguration, database: BackendDatabase, extraRootsDER: [[UInt8]] = [],
-                logger: Logger = Logger(label: "backend"), onEvents: @escaping @Sendable () -> Void = {}) throws {
+                logger: Logger = Logger(label: "backend"), clock: WallClock = .system,
+                onEvents: @escaping @Sendable () -> Void = {}) throws {
         try configuration.validate()
+        self.clock = clock
         self.configuration = configuration
         self.database = database
         self.logger = logger
@@ -34,7 +39,7 @@ public final class SubscriptionBackend: Sendable {
         self.checkers = checkers
     }
 
-    static func nowMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+    func nowMs() -> Int64 { clock.nowMs() }
 
     /// What became of a notification.
     public enum Outcome: String, Sendable { case applied, duplicate }
@@ -57,7 +62,7 @@ public final class SubscriptionBackend: Sendable {
     func apply(_ notification: VerifiedNotification, app: AppConfiguration) async throws -> Bool {
         let webhooks = configuration.webhooks
         let (applied, events) = try await database.write { store in
-            var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: Self.nowMs())
+            var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: nowMs())
             let applied = try await writer.apply(notification)
             return (applied, writer.events.count)
         }
@@ -81,7 +86,7 @@ public final class SubscriptionBackend: Sendable {
         }
         let webhooks = configuration.webhooks
         let (owner, events) = try await database.write { store in
-            var writer = LedgerWriter(store: store, app: checker.app, webhooks: webhooks, nowMs: Self.nowMs())
+            var writer = LedgerWriter(store: store, app: checker.app, webhooks: webhooks, nowMs: nowMs())
             try await writer.seeCustomer(appUserId)
             let owner = try await writer.claim(token: transaction.fields.appAccountToken, for: appUserId)
             try await writer.apply(transaction, owner: owner)
@@ -96,7 +101,7 @@ public final class SubscriptionBackend: Sendable {
 
     /// Customer info from the backend's own state; nil for an unknown customer.
     public func customerInfo(appUserId: String) async throws -> CustomerInfo? {
-        try await CustomerInfoBuilder.load(appUserId: appUserId, database: database, apps: configuration.apps, wallMs: Self.nowMs())
+        try await CustomerInfoBuilder.load(appUserId: appUserId, database: database, apps: configuration.apps, wallMs: nowMs())
     }
 
     /// The customer's events, oldest first.
@@ -107,7 +112,7 @@ public final class SubscriptionBackend: Sendable {
 
     private func rejected(_ error: SignedDataRejection, bundleId: String, what: String) -> SignedDataRejection {
         logger.warning("refused \(what)", metadata: ["bundleId": "\(bundleId)", "reason": "\(error.code)", "detail": "\(error.description)"])
-        rejections.add(RejectionLog.Entry(atMs: Self.nowMs(), what: what, bundleId: bundleId, reason: error.code, detail: error.description))
+        rejections.add(RejectionLog.Entry(atMs: nowMs(), what: what, bundleId: bundleId, reason: error.code, detail: error.description))
         return error
     }
 

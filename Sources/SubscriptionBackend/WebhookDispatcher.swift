@@ -47,7 +47,7 @@ public final class WebhookDispatcher: Sendable {
     /// round that was not full goes to a URL no longer configured: it waits the longest.
     private func untilNextAttempt() async -> Duration {
         guard let due = try? await backend.database.nextOutboxAttemptMs() else { return .milliseconds(Self.longestSleepMs) }
-        let wait = due - SubscriptionBackend.nowMs()
+        let wait = due - backend.nowMs()
         return .milliseconds(wait <= 0 ? Self.longestSleepMs : min(wait, Self.longestSleepMs))
     }
 
@@ -55,7 +55,7 @@ public final class WebhookDispatcher: Sendable {
     /// many rows were due.
     @discardableResult
     public func round() async throws -> Int {
-        let now = SubscriptionBackend.nowMs()
+        let now = backend.nowMs()
         let due = try await backend.database.dueOutbox(nowMs: now, limit: Self.roundSize)
         for row in due {
             guard let target = backend.configuration.webhooks.first(where: { $0.url == row.url }) else { continue }
@@ -83,7 +83,7 @@ public final class WebhookDispatcher: Sendable {
 
     private func deliver(_ row: OutboxRow, body eventJSON: String, target: WebhookTarget) async throws {
         let body = Self.wireBody(eventJSON: eventJSON, format: target.format)
-        let timestamp = SubscriptionBackend.nowMs() / 1000
+        let timestamp = backend.nowMs() / 1000
         var request = HTTPClientRequest(url: target.url)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
@@ -103,7 +103,7 @@ public final class WebhookDispatcher: Sendable {
         }
         let attempt = row.attempts + 1
         let config = backend.configuration
-        let now = SubscriptionBackend.nowMs()
+        let now = backend.nowMs()
         let ok = failure == nil
         let delay = min(config.webhookRetryBaseSeconds * pow(2, Double(attempt - 1)), config.webhookRetryMaxSeconds)
         let state = ok ? "delivered" : (attempt >= config.webhookMaxAttempts ? "failed" : "pending")

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import StoreShared
 import Hummingbird
 import SQLKit
 import StoreTestSupport
@@ -96,7 +97,7 @@ final class TestBackend {
     let schema: String?
 
     init(trusting roots: [[UInt8]], bundleId: String = "com.example.backend", environments: [String] = ["Sandbox"],
-         webhooks: [WebhookTarget] = [], engine: BackendTestEngine = .sqlite) async throws {
+         webhooks: [WebhookTarget] = [], engine: BackendTestEngine = .sqlite, clock: WallClock = .system) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("backend-test-\(UUID().uuidString)")
         schema = engine == .postgres ? "bk_t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() : nil
         do {
@@ -108,7 +109,7 @@ final class TestBackend {
             }
             let app = AppConfiguration(bundleId: bundleId, environments: environments, trustAppleRoot: false)
             backend = try SubscriptionBackend(
-                configuration: BackendConfiguration(apps: [app], webhooks: webhooks), database: database, extraRootsDER: roots)
+                configuration: BackendConfiguration(apps: [app], webhooks: webhooks), database: database, extraRootsDER: roots, clock: clock)
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
@@ -125,8 +126,9 @@ final class TestBackend {
 
     /// Runs `body` with a fresh backend and always cleans up.
     static func with<T>(trusting roots: [[UInt8]], environments: [String] = ["Sandbox"], webhooks: [WebhookTarget] = [],
-                        engine: BackendTestEngine = .sqlite, _ body: (TestBackend) async throws -> T) async throws -> T {
-        try await withStarted({ try await TestBackend(trusting: roots, environments: environments, webhooks: webhooks, engine: engine) },
+                        engine: BackendTestEngine = .sqlite, clock: WallClock = .system,
+                        _ body: (TestBackend) async throws -> T) async throws -> T {
+        try await withStarted({ try await TestBackend(trusting: roots, environments: environments, webhooks: webhooks, engine: engine, clock: clock) },
                               stop: { await $0.close() }, body)
     }
 

@@ -1,0 +1,35 @@
+import Foundation
+import Synchronization
+
+/// Real time, as the developer's side of the system reads it: milliseconds since 1970. Separate
+/// from the store's per-world clocks (`StoreClock`), which run at test rates and jump; the
+/// backend's webhooks, retries and customer-info `requestDate` follow this one. Injected, so a
+/// test sets the time instead of sleeping.
+public struct WallClock: Sendable {
+    private let read: @Sendable () -> Int64
+
+    public init(_ read: @escaping @Sendable () -> Int64) {
+        self.read = read
+    }
+
+    /// The system's time.
+    public static let system = WallClock { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    /// A clock that stands still until moved (`ManualWallClock.advance`).
+    public static func manual(_ clock: ManualWallClock) -> WallClock {
+        WallClock { clock.nowMs }
+    }
+
+    public func nowMs() -> Int64 { read() }
+}
+
+/// A wall clock a test moves by hand.
+public final class ManualWallClock: Sendable {
+    private let value: Mutex<Int64>
+
+    public init(nowMs: Int64) { value = Mutex(nowMs) }
+
+    public var nowMs: Int64 { value.withLock { $0 } }
+
+    public func advance(byMs ms: Int64) { value.withLock { $0 += ms } }
+}
