@@ -45,7 +45,7 @@ extension World {
         }
         appTransactions[key] = record
         var batch = WriteBatch()
-        emit("RESCIND_CONSENT", key: key, transactionId: nil, atMs: nowMs(), in: &batch)
+        emit(.rescindConsent, key: key, transactionId: nil, atMs: nowMs(), in: &batch)
         try await commit(batch)
         return record
     }

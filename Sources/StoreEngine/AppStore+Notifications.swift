@@ -123,11 +123,11 @@ extension AppStore {
         let token = worlds.env.identifiers.uuid()
         let record = NotificationRecord(
             seq: seq, uuid: worlds.env.identifiers.uuid(), world: world.id, bundleId: bundleId, customer: "",
-            environment: app.environment.rawValue, type: "TEST", subtype: nil, transactionId: nil, originalId: nil,
+            environment: app.environment.rawValue, type: NotificationType.test.rawValue, subtype: nil, transactionId: nil, originalId: nil,
             signedMs: now, bodyKey: "data", body: NotificationPayload.appDataBody(app: app), transactionJSON: nil,
             renewalJSON: nil, testToken: token, nextAttemptMs: now)
         // Recorded as an event too, so the change sequence survives a restart past it.
-        let event = EventRecord(seq: seq, world: world.id, bundleId: bundleId, customer: "", type: "TEST", subtype: nil,
+        let event = EventRecord(seq: seq, world: world.id, bundleId: bundleId, customer: "", type: NotificationType.test.rawValue, subtype: nil,
                                 transactionId: nil, originalId: nil, atMs: now)
         var batch = WriteBatch(events: [event])
         batch.notifications = [.emit(record)]

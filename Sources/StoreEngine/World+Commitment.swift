@@ -21,7 +21,7 @@ extension World {
         let commitment = BillingPlanCommitment.start(plan, storefront: storefront, startMs: now, rate: rate)
         let expires = BillingPlanCommitment.periodEnd(commitment, startMs: now, rate: rate)
         var chain: SubscriptionChain
-        let subtype: String
+        let subtype: NotificationSubtype
         if var lapsed = existing {
             lapsed.recentSubscriptionStartMs = RecentSubscriptionStart.afterResubscribing(
                 previousStartMs: lapsed.recentSubscriptionStartMs, lastExpiryMs: lapsed.expiresMs, resubscribedMs: now)
@@ -29,7 +29,7 @@ extension World {
                                regularPriceMilliunits: commitment.monthlyPriceMilliunits, offer: nil)
             if let token { lapsed.appAccountToken = token }
             chain = lapsed
-            subtype = "RESUBSCRIBE"
+            subtype = .resubscribe
         } else {
             chain = SubscriptionChain(
                 originalTransactionId: transactionId, bundleId: app.bundleId, customer: key.customer,
@@ -41,7 +41,7 @@ extension World {
                 appAccountToken: token, appTransactionId: appTransactionId, ownership: .purchased,
                 extensionDatesMs: [], version: 0)
             chain.schedule(.renewal, at: expires)
-            subtype = "INITIAL_BUY"
+            subtype = .initialBuy
         }
         chain.commitment = commitment
         let payload = TransactionFactory.subscriptionPeriod(
@@ -49,7 +49,7 @@ extension World {
             expiresMs: expires, priceMilliunits: commitment.monthlyPriceMilliunits, reason: .purchase, offer: nil)
         let record = try store(payload, kind: .autoRenewable, customer: key.customer, in: &batch)
         store(chain, in: &batch)
-        emit("SUBSCRIBED", subtype, chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
+        emit(.subscribed, subtype, chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
         try shareWithFamily(record, product: product, app: app, in: &batch)
         return WorldPurchase(status: .purchased, transaction: record, chain: chains[chain.originalTransactionId])
     }
@@ -67,7 +67,7 @@ extension World {
         chain.commitment = commitment
         chain.expirationIntent = enabled ? nil : .customerCancelled
         store(chain, in: &batch)
-        emit("DID_CHANGE_RENEWAL_STATUS", enabled ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED", chain: chain,
+        emit(.didChangeRenewalStatus, enabled ? .autoRenewEnabled : .autoRenewDisabled, chain: chain,
              key: key(of: chain), transactionId: chain.latestTransactionId, atMs: nowMs(), in: &batch)
         try await commit(batch)
         return chains[chain.originalTransactionId] ?? chain

@@ -27,15 +27,17 @@ extension World {
         // The purchaser's notification for this transaction, emitted just before: each member's copy gets its own.
         let event = batch.events.last { $0.transactionId == record.id && $0.customer == record.customer && $0.bundleId == record.bundleId }
         for member in state.members(of: group) where member != record.customer {
-            guard let copy = try makeCopy(of: source, from: record, kind: product.kind, for: member, in: &batch), let event else { continue }
-            emitForMember(copy, mirroring: event.type, event.subtype, atMs: event.atMs, in: &batch)
+            guard let copy = try makeCopy(of: source, from: record, kind: product.kind, for: member, in: &batch), let event,
+                  let type = NotificationType(rawValue: event.type)
+            else { continue }
+            emitForMember(copy, mirroring: type, event.subtype.flatMap(NotificationSubtype.init(rawValue:)), atMs: event.atMs, in: &batch)
         }
     }
 
     /// Called by `emit` for each purchaser's event: the members' standing copies of
     /// `transactionId` get the notification Apple sends members for it, if any. A new
     /// transaction has no copies yet; `shareWithFamily` mirrors its event when it makes them.
-    func emitForFamilyCopies(_ type: String, _ subtype: String?, of transactionId: Int64?, atMs: Int64, in batch: inout WriteBatch) {
+    func emitForFamilyCopies(_ type: NotificationType, _ subtype: NotificationSubtype?, of transactionId: Int64?, atMs: Int64, in batch: inout WriteBatch) {
         guard let transactionId, FamilySharingRules.notifiesMembers(type) else { return }
         let state = family
         guard state.loaded, let copies = state.copiesBySource[transactionId] else { return }
@@ -48,7 +50,7 @@ extension World {
     }
 
     /// The member's notification for the purchaser's `type`/`subtype`, carrying the member's copy.
-    private func emitForMember(_ copy: FamilyCopy, mirroring type: String, _ subtype: String?, atMs: Int64, in batch: inout WriteBatch) {
+    private func emitForMember(_ copy: FamilyCopy, mirroring type: NotificationType, _ subtype: NotificationSubtype?, atMs: Int64, in batch: inout WriteBatch) {
         guard let mirrored = FamilySharingRules.memberNotification(
             type: type, subtype: subtype, startsMemberChain: copy.copyOriginalId == copy.copyId)
         else { return }
@@ -144,7 +146,7 @@ extension World {
             FamilySharingRules.revoke(&payload, atMs: nowMs, reason: reason)
         }
         updateFamily { $0.copyRecords[copy.copyId] = revoked }
-        emit("REVOKE", key: key, transactionId: revoked.id, atMs: nowMs, in: &batch)
+        emit(.revoke, key: key, transactionId: revoked.id, atMs: nowMs, in: &batch)
     }
 
     /// The member's app transaction ID, made now if the member never had the app (the shared

@@ -231,7 +231,7 @@ extension World {
                 if chain.expirationIntent == .customerCancelled { chain.expirationIntent = nil }
             }
             store(chain, in: &batch)
-            emit("OFFER_REDEEMED", chain: chain, key: key, transactionId: chain.latestTransactionId, atMs: now, in: &batch)
+            emit(.offerRedeemed, chain: chain, key: key, transactionId: chain.latestTransactionId, atMs: now, in: &batch)
             try await commit(batch)
             let shown = latest?.id == chain.latestTransactionId ? latest : nil
             return WorldPurchase(status: .purchased, transaction: shown, chain: chains[chain.originalTransactionId])
@@ -251,7 +251,7 @@ extension World {
                 expiresMs: expires, priceMilliunits: chain.offer?.priceMilliunits ?? 0, reason: .purchase, offer: chain.offer)
             let record = try store(payload, kind: .autoRenewable, customer: key.customer, in: &batch)
             store(chain, in: &batch)
-            emit("OFFER_REDEEMED", "UPGRADE", chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
+            emit(.offerRedeemed, .upgrade, chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
             try shareWithFamily(record, product: product, app: app, in: &batch)
             try await commit(batch)
             return WorldPurchase(status: .purchased, transaction: record, chain: chains[chain.originalTransactionId])

@@ -22,7 +22,7 @@ extension World {
         chain.priceIncrease = SubscriptionChain.PriceIncrease(
             newPriceMilliunits: newPriceMilliunits, needsConsent: mode == .consent, accepted: mode == .notify)
         store(chain, in: &batch)
-        emit("PRICE_INCREASE", mode == .consent ? "PENDING" : "ACCEPTED", chain: chain, key: key(of: chain),
+        emit(.priceIncrease, mode == .consent ? .pending : .accepted, chain: chain, key: key(of: chain),
              transactionId: chain.latestTransactionId, atMs: now, in: &batch)
         if mode == .consent {
             queueMessage(.priceIncreaseConsent, bundleId: chain.bundleId, customer: chain.customer, chain: chain, at: now,
@@ -53,9 +53,9 @@ extension World {
             chain.expirationIntent = nil
         }
         store(chain, in: &batch)
-        emit("PRICE_INCREASE", "ACCEPTED", chain: chain, key: key(of: chain), transactionId: chain.latestTransactionId, atMs: now, in: &batch)
+        emit(.priceIncrease, .accepted, chain: chain, key: key(of: chain), transactionId: chain.latestTransactionId, atMs: now, in: &batch)
         if reenable {
-            emit("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED", chain: chain, key: key(of: chain),
+            emit(.didChangeRenewalStatus, .autoRenewEnabled, chain: chain, key: key(of: chain),
                  transactionId: chain.latestTransactionId, atMs: now, in: &batch)
         }
         try await commit(batch)
@@ -81,7 +81,7 @@ extension World {
         chain.expirationIntent = .didNotConsentToPriceIncrease
         store(chain, in: &batch)
         if wasRenewing {
-            emit("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", chain: chain, key: key(of: chain),
+            emit(.didChangeRenewalStatus, .autoRenewDisabled, chain: chain, key: key(of: chain),
                  transactionId: chain.latestTransactionId, atMs: now, in: &batch)
         }
         try await commit(batch)

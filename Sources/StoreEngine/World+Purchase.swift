@@ -77,7 +77,7 @@ extension World {
                 chain.autoRenewEnabled = false
                 chain.expirationIntent = .customerCancelled
                 store(chain, in: &batch)
-                emit("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", chain: chain, key: key,
+                emit(.didChangeRenewalStatus, .autoRenewDisabled, chain: chain, key: key,
                      transactionId: chain.latestTransactionId, atMs: purchaseMs, in: &batch)
                 result.chain = chains[chain.originalTransactionId]
             }
@@ -88,7 +88,7 @@ extension World {
                 .init(app: app, product: product, storefront: storefront, quantity: request.quantity,
                       appAccountToken: token, offer: nil, purchaseMs: purchaseMs), ids: ids)
             let record = try store(payload, kind: product.kind, customer: key.customer, in: &batch)
-            emit("ONE_TIME_CHARGE", key: key, transactionId: record.id, atMs: purchaseMs, in: &batch)
+            emit(.oneTimeCharge, key: key, transactionId: record.id, atMs: purchaseMs, in: &batch)
             try shareWithFamily(record, product: product, app: app, in: &batch)
             result = WorldPurchase(status: .purchased, transaction: record, payload: payload)
         }
@@ -155,9 +155,9 @@ extension World {
             let record = try store(payload, kind: .autoRenewable, customer: key.customer, in: &batch)
             store(chain, in: &batch)
             if let offer, offer.kind != .introductory {
-                emit("OFFER_REDEEMED", "INITIAL_BUY", chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
+                emit(.offerRedeemed, .initialBuy, chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
             } else {
-                emit("SUBSCRIBED", "INITIAL_BUY", chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
+                emit(.subscribed, .initialBuy, chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
             }
             try shareWithFamily(record, product: product, app: app, in: &batch)
             return WorldPurchase(status: .purchased, transaction: record, chain: chains[chain.originalTransactionId], payload: payload)
@@ -179,7 +179,7 @@ extension World {
                 expiresMs: expires, priceMilliunits: chain.offer?.priceMilliunits ?? regular, reason: .purchase, offer: chain.offer)
             let record = try store(payload, kind: .autoRenewable, customer: key.customer, in: &batch)
             store(chain, in: &batch)
-            emit(offer == nil ? "SUBSCRIBED" : "OFFER_REDEEMED", "RESUBSCRIBE", chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
+            emit(offer == nil ? .subscribed : .offerRedeemed, .resubscribe, chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
             try shareWithFamily(record, product: product, app: app, in: &batch)
             return WorldPurchase(status: .purchased, transaction: record, chain: chains[chain.originalTransactionId], payload: payload)
         }
@@ -195,11 +195,11 @@ extension World {
                 // Choosing the current plan again cancels a pending downgrade.
                 chain.autoRenewProductId = chain.productId
                 store(chain, in: &batch)
-                emit("DID_CHANGE_RENEWAL_PREF", chain: chain, key: key, transactionId: chain.latestTransactionId, atMs: now, in: &batch)
+                emit(.didChangeRenewalPref, chain: chain, key: key, transactionId: chain.latestTransactionId, atMs: now, in: &batch)
             } else if !chain.autoRenewEnabled {
                 chain.autoRenewEnabled = true
                 store(chain, in: &batch)
-                emit("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED", chain: chain, key: key, transactionId: chain.latestTransactionId, atMs: now, in: &batch)
+                emit(.didChangeRenewalStatus, .autoRenewEnabled, chain: chain, key: key, transactionId: chain.latestTransactionId, atMs: now, in: &batch)
             } else {
                 throw StoreError.alreadyPurchased("the customer is already subscribed to \(product.id)")
             }
@@ -210,7 +210,7 @@ extension World {
             chain.autoRenewProductId = product.id
             chain.autoRenewEnabled = true
             store(chain, in: &batch)
-            emit("DID_CHANGE_RENEWAL_PREF", PlanChange.notificationSubtype(immediate: false), chain: chain, key: key,
+            emit(.didChangeRenewalPref, PlanChange.notificationSubtype(immediate: false), chain: chain, key: key,
                  transactionId: chain.latestTransactionId, atMs: now, in: &batch)
             return WorldPurchase(status: .purchased, transaction: nil, chain: chains[chain.originalTransactionId])
         }
@@ -227,7 +227,7 @@ extension World {
             expiresMs: expires, priceMilliunits: regular, reason: .purchase, offer: nil)
         let record = try store(payload, kind: .autoRenewable, customer: key.customer, in: &batch)
         store(chain, in: &batch)
-        emit("DID_CHANGE_RENEWAL_PREF", PlanChange.notificationSubtype(immediate: true), chain: chain, key: key,
+        emit(.didChangeRenewalPref, PlanChange.notificationSubtype(immediate: true), chain: chain, key: key,
              transactionId: record.id, atMs: now, in: &batch)
         try shareWithFamily(record, product: product, app: app, in: &batch)
         return WorldPurchase(status: .purchased, transaction: record, chain: chains[chain.originalTransactionId], payload: payload)

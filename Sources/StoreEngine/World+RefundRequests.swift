@@ -26,7 +26,7 @@ extension World {
         batch.worldRecords.append(try worldDocumentRecord(request, kind: RefundRequest.recordKind, key: request.id))
         batch.events.append(EventRecord(
             seq: env.identifiers.nextSeq(), world: id, bundleId: record.bundleId, customer: record.customer,
-            type: "CONSUMPTION_REQUEST", subtype: nil, transactionId: transactionId,
+            type: NotificationType.consumptionRequest.rawValue, subtype: nil, transactionId: transactionId,
             originalId: chains[record.originalId] != nil ? record.originalId : nil, atMs: now,
             data: Self.json(["consumptionRequestReason": .string(reason)])))
         try await commit(batch)
@@ -66,7 +66,7 @@ extension World {
         } else {
             guard let record = try await transactionRecord(transactionId) else { throw StoreError.transactionNotFound(request.transactionId) }
             var batch = WriteBatch(worldRecords: [try worldDocumentRecord(request, kind: RefundRequest.recordKind, key: request.id)])
-            emit("REFUND_DECLINED", chain: chains[record.originalId], key: CustomerKey(bundleId: record.bundleId, customer: record.customer),
+            emit(.refundDeclined, chain: chains[record.originalId], key: CustomerKey(bundleId: record.bundleId, customer: record.customer),
                  transactionId: transactionId, atMs: nowMs(), in: &batch)
             try await commit(batch)
         }
@@ -99,7 +99,7 @@ extension World {
             store(current, in: &batch)
             chain = current
         }
-        emit("REFUND_REVERSED", chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
+        emit(.refundReversed, chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
         try await commit(batch)
         return restored
     }

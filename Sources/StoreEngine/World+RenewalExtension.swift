@@ -103,7 +103,7 @@ extension World {
                 failed += 1
                 batch.events.append(EventRecord(
                     seq: env.identifiers.nextSeq(), world: id, bundleId: key.bundleId, customer: key.customer,
-                    type: "RENEWAL_EXTENSION", subtype: "FAILURE", transactionId: chain.latestTransactionId,
+                    type: NotificationType.renewalExtension.rawValue, subtype: NotificationSubtype.failure.rawValue, transactionId: chain.latestTransactionId,
                     originalId: chain.originalTransactionId, atMs: now,
                     data: Self.json(["requestIdentifier": .string(order.requestIdentifier)])))
             }
@@ -118,8 +118,8 @@ extension World {
         if let storefronts { summary["storefrontCountryCodes"] = .list(storefronts.sorted()) }
         // The summary concerns no single customer: it is filed under an empty customer name.
         batch.events.append(EventRecord(
-            seq: env.identifiers.nextSeq(), world: id, bundleId: bundleId, customer: "", type: "RENEWAL_EXTENSION",
-            subtype: "SUMMARY", transactionId: nil, originalId: nil, atMs: now, data: Self.json(summary)))
+            seq: env.identifiers.nextSeq(), world: id, bundleId: bundleId, customer: "", type: NotificationType.renewalExtension.rawValue,
+            subtype: NotificationSubtype.summary.rawValue, transactionId: nil, originalId: nil, atMs: now, data: Self.json(summary)))
         batch.worldRecords.append(try worldDocumentRecord(status, kind: Self.massExtensionKind, key: recordKey))
         try await commit(batch)
         return status
@@ -142,7 +142,7 @@ extension World {
         chain.extensionDatesMs.append(now)
         if chain.nextEvent == .renewal { chain.schedule(.renewal, at: expires) }
         store(chain, in: &batch)
-        emit("RENEWAL_EXTENDED", chain: chain, key: key(of: chain), transactionId: current.id, atMs: now, in: &batch)
+        emit(.renewalExtended, chain: chain, key: key(of: chain), transactionId: current.id, atMs: now, in: &batch)
         return chains[chain.originalTransactionId] ?? chain
     }
 

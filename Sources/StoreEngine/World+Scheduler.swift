@@ -116,27 +116,27 @@ extension World {
         case .renewal: try attemptRenewal(chain, app: app, at: dueMs, in: &batch)
         case .retryAttempt: try retryBilling(chain, app: app, at: dueMs, in: &batch)
         case .gracePeriodEnd: endGracePeriod(chain, at: dueMs, in: &batch)
-        case .billingRetryEnd: expire(chain, intent: .billingError, subtype: "BILLING_RETRY", at: dueMs, in: &batch)
+        case .billingRetryEnd: expire(chain, intent: .billingError, subtype: .billingRetry, at: dueMs, in: &batch)
         }
     }
 
     /// The end of a period: renew, or expire for Apple's reasons, or fail into billing retry.
     func attemptRenewal(_ chain: SubscriptionChain, app: StoreApp, at dueMs: Int64, in batch: inout WriteBatch) throws {
         if let commitment = chain.commitment, BillingPlanCommitment.endsWithoutRenewal(commitment) {
-            expire(chain, intent: .customerCancelled, subtype: "VOLUNTARY", at: dueMs, in: &batch)
+            expire(chain, intent: .customerCancelled, subtype: .voluntary, at: dueMs, in: &batch)
             return
         }
         if !chain.autoRenewEnabled {
             let intent = chain.expirationIntent ?? .customerCancelled
-            expire(chain, intent: intent, subtype: intent == .didNotConsentToPriceIncrease ? "PRICE_INCREASE" : "VOLUNTARY", at: dueMs, in: &batch)
+            expire(chain, intent: intent, subtype: intent == .didNotConsentToPriceIncrease ? .priceIncrease : .voluntary, at: dueMs, in: &batch)
             return
         }
         if let increase = chain.priceIncrease, increase.needsConsent, !increase.accepted {
-            expire(chain, intent: .didNotConsentToPriceIncrease, subtype: "PRICE_INCREASE", at: dueMs, in: &batch)
+            expire(chain, intent: .didNotConsentToPriceIncrease, subtype: .priceIncrease, at: dueMs, in: &batch)
             return
         }
         guard app.catalog.product(chain.autoRenewProductId)?.subscription != nil else {
-            expire(chain, intent: .productNotAvailable, subtype: "PRODUCT_NOT_FOR_SALE", at: dueMs, in: &batch)
+            expire(chain, intent: .productNotAvailable, subtype: .productNotForSale, at: dueMs, in: &batch)
             return
         }
         if let limit = settings.renewalLimit, renewals(of: chain) >= limit {
@@ -203,7 +203,7 @@ extension World {
             reason: .renewal, offer: offer)
         let record = try store(payload, kind: .autoRenewable, customer: chain.customer, in: &batch)
         store(chain, in: &batch)
-        emit("DID_RENEW", recovery ? "BILLING_RECOVERY" : nil, chain: chain, key: key(of: chain), transactionId: record.id, atMs: chargedMs, in: &batch)
+        emit(.didRenew, recovery ? .billingRecovery : nil, chain: chain, key: key(of: chain), transactionId: record.id, atMs: chargedMs, in: &batch)
         try shareWithFamily(record, product: product, app: app, in: &batch)
     }
 
@@ -225,7 +225,7 @@ extension World {
         scheduleBillingEvent(&chain, after: dueMs, period: period)
         store(chain, in: &batch)
         queueBillingIssueMessage(for: chain, at: dueMs, in: &batch)
-        emit("DID_FAIL_TO_RENEW", chain.state == .gracePeriod ? "GRACE_PERIOD" : nil, chain: chain, key: key(of: chain),
+        emit(.didFailToRenew, chain.state == .gracePeriod ? .gracePeriod : nil, chain: chain, key: key(of: chain),
              transactionId: chain.latestTransactionId, atMs: dueMs, in: &batch)
     }
 
@@ -263,10 +263,10 @@ extension World {
             chain.schedule(.billingRetryEnd, at: chain.billingRetryEndsMs ?? dueMs)
         }
         store(chain, in: &batch)
-        emit("GRACE_PERIOD_EXPIRED", chain: chain, key: key(of: chain), transactionId: chain.latestTransactionId, atMs: dueMs, in: &batch)
+        emit(.gracePeriodExpired, chain: chain, key: key(of: chain), transactionId: chain.latestTransactionId, atMs: dueMs, in: &batch)
     }
 
-    func expire(_ chain: SubscriptionChain, intent: ExpirationIntent, subtype: String?, at dueMs: Int64, in batch: inout WriteBatch) {
+    func expire(_ chain: SubscriptionChain, intent: ExpirationIntent, subtype: NotificationSubtype?, at dueMs: Int64, in batch: inout WriteBatch) {
         var chain = chain
         chain.state = .expired
         chain.expirationIntent = intent
@@ -277,7 +277,7 @@ extension World {
         chain.schedule(nil, at: nil)
         store(chain, in: &batch)
         queueWinBackMessage(for: chain, at: dueMs, in: &batch)
-        emit("EXPIRED", subtype, chain: chain, key: key(of: chain), transactionId: chain.latestTransactionId, atMs: dueMs, in: &batch)
+        emit(.expired, subtype, chain: chain, key: key(of: chain), transactionId: chain.latestTransactionId, atMs: dueMs, in: &batch)
     }
 
     func key(of chain: SubscriptionChain) -> CustomerKey {

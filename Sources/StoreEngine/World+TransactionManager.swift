@@ -43,7 +43,7 @@ extension World {
             chain.expirationIntent = nil
         }
         store(chain, in: &batch)
-        emit("DID_CHANGE_RENEWAL_STATUS", enabled ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED", chain: chain,
+        emit(.didChangeRenewalStatus, enabled ? .autoRenewEnabled : .autoRenewDisabled, chain: chain,
              key: key(of: chain), transactionId: chain.latestTransactionId, atMs: nowMs(), in: &batch)
         try await commit(batch)
         return chains[chain.originalTransactionId] ?? chain
@@ -60,7 +60,7 @@ extension World {
         }
         var ended = chains[chain.originalTransactionId] ?? chain
         ended.expiresMs = min(ended.expiresMs, now)
-        expire(ended, intent: .customerCancelled, subtype: "VOLUNTARY", at: now, in: &batch)
+        expire(ended, intent: .customerCancelled, subtype: .voluntary, at: now, in: &batch)
         try await commit(batch)
         return chains[chain.originalTransactionId] ?? chain
     }
@@ -175,7 +175,7 @@ extension World {
             chain.schedule(nil, at: nil)
             store(chain, in: &batch)
         }
-        emit("REFUND", key: key, transactionId: record.id, atMs: now, in: &batch)
+        emit(.refund, key: key, transactionId: record.id, atMs: now, in: &batch)
         try revokeFamilyCopies(of: refunded, at: now, in: &batch)
         try await commit(batch)
         return refunded

@@ -344,10 +344,10 @@ actor World {
         return record
     }
 
-    func emit(_ type: String, _ subtype: String? = nil, chain: SubscriptionChain? = nil, key: CustomerKey, transactionId: Int64?, atMs: Int64, in batch: inout WriteBatch) {
+    func emit(_ type: NotificationType, _ subtype: NotificationSubtype? = nil, chain: SubscriptionChain? = nil, key: CustomerKey, transactionId: Int64?, atMs: Int64, in batch: inout WriteBatch) {
         batch.events.append(EventRecord(
-            seq: env.identifiers.nextSeq(), world: id, bundleId: key.bundleId, customer: key.customer, type: type,
-            subtype: subtype, transactionId: transactionId, originalId: chain?.originalTransactionId, atMs: atMs))
+            seq: env.identifiers.nextSeq(), world: id, bundleId: key.bundleId, customer: key.customer, type: type.rawValue,
+            subtype: subtype?.rawValue, transactionId: transactionId, originalId: chain?.originalTransactionId, atMs: atMs))
         // Family members' copies of the transaction get their own notification, after this one (World+Family).
         emitForFamilyCopies(type, subtype, of: transactionId, atMs: atMs, in: &batch)
     }

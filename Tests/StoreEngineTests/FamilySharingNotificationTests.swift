@@ -122,8 +122,9 @@ import Testing
 
     @Test func theRuleMirrorsWhatApplesEvidenceNamesAndNothingElse() {
         func mirrored(_ type: String, _ subtype: String?, starts: Bool = false) -> String? {
-            FamilySharingRules.memberNotification(type: type, subtype: subtype, startsMemberChain: starts)
-                .map { [$0.type, $0.subtype].compactMap { $0 }.joined(separator: "/") }
+            FamilySharingRules.memberNotification(
+                type: NotificationType(rawValue: type)!, subtype: subtype.flatMap(NotificationSubtype.init(rawValue:)), startsMemberChain: starts)
+                .map { [$0.type.rawValue, $0.subtype?.rawValue].compactMap { $0 }.joined(separator: "/") }
         }
         // The member's own chain decides the subtype: a new copy chain is the member's first subscription.
         #expect(mirrored("SUBSCRIBED", "RESUBSCRIBE", starts: true) == "SUBSCRIBED/INITIAL_BUY")

@@ -59,12 +59,14 @@ public enum FamilySharingRules {
     /// Apple documents nothing for members on the other types (EXPIRED, GRACE_PERIOD_EXPIRED,
     /// DID_CHANGE_RENEWAL_PREF, PRICE_INCREASE, RENEWAL_EXTENDED, refunds) nor for one-time
     /// purchases (ONE_TIME_CHARGE): none is sent. A member losing access gets REVOKE (`revoke`).
-    public static func memberNotification(type: String, subtype: String?, startsMemberChain: Bool) -> (type: String, subtype: String?)? {
+    public static func memberNotification(
+        type: NotificationType, subtype: NotificationSubtype?, startsMemberChain: Bool
+    ) -> (type: NotificationType, subtype: NotificationSubtype?)? {
         switch type {
-        case "SUBSCRIBED", "OFFER_REDEEMED":
-            guard subtype == "INITIAL_BUY" || subtype == "RESUBSCRIBE" else { return (type, subtype) }
-            return (type, startsMemberChain ? "INITIAL_BUY" : "RESUBSCRIBE")
-        case "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS", "DID_FAIL_TO_RENEW":
+        case .subscribed, .offerRedeemed:
+            guard subtype == .initialBuy || subtype == .resubscribe else { return (type, subtype) }
+            return (type, startsMemberChain ? .initialBuy : .resubscribe)
+        case .didRenew, .didChangeRenewalStatus, .didFailToRenew:
             return (type, subtype)
         default:
             return nil
@@ -73,7 +75,7 @@ public enum FamilySharingRules {
 
     /// Whether the purchaser's `type` notifications are mirrored to members at all (a cheap test
     /// before looking for copies).
-    public static func notifiesMembers(_ type: String) -> Bool {
+    public static func notifiesMembers(_ type: NotificationType) -> Bool {
         memberNotification(type: type, subtype: nil, startsMemberChain: false) != nil
     }
 

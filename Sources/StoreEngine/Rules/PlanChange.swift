@@ -23,5 +23,5 @@ public enum PlanChange: Sendable, Equatable {
 
     /// The `DID_CHANGE_RENEWAL_PREF` subtype Apple sends: UPGRADE for changes that apply now,
     /// DOWNGRADE for those that wait for the renewal (downgrades, crossgrades of another duration).
-    public static func notificationSubtype(immediate: Bool) -> String { immediate ? "UPGRADE" : "DOWNGRADE" }
+    public static func notificationSubtype(immediate: Bool) -> NotificationSubtype { immediate ? .upgrade : .downgrade }
 }
