@@ -18,8 +18,11 @@ import StoreStorage
 /// copies of it at once (`emitForFamilyCopies`, from `emit`). Losing access is REVOKE. A member
 /// who joins later gets copies and no notification: Apple documents none for it.
 extension World {
-    /// Called after a purchase or renewal of `record` was added to `batch`.
-    func shareWithFamily(_ record: TransactionRecord, product: CatalogProduct, app: StoreApp, in batch: inout WriteBatch) throws {
+    /// Called after a purchase or renewal of `record` was added to `batch`. Each member's copy gets
+    /// the notification mirrored from the purchaser's event in the batch, or, when the batch has
+    /// none (a purchase shared late, `shareIfMissed`), the one a member gets for `fallback`.
+    func shareWithFamily(_ record: TransactionRecord, product: CatalogProduct, app: StoreApp, in batch: inout WriteBatch,
+                         fallback: (type: NotificationType, subtype: NotificationSubtype?)? = nil) throws {
         guard FamilySharingRules.isShared(product, ownership: record.ownership) else { return }
         let state = family
         guard state.loaded, let group = state.groupOf[record.customer] else { return }
@@ -27,10 +30,12 @@ extension World {
         // The purchaser's notification for this transaction, emitted just before: each member's copy gets its own.
         let event = batch.events.last { $0.transactionId == record.id && $0.customer == record.customer && $0.bundleId == record.bundleId }
         for member in state.members(of: group) where member != record.customer {
-            guard let copy = try makeCopy(of: source, from: record, kind: product.kind, for: member, in: &batch), let event,
-                  let type = NotificationType(rawValue: event.type)
-            else { continue }
-            emitForMember(copy, mirroring: type, event.subtype.flatMap(NotificationSubtype.init(rawValue:)), atMs: event.atMs, in: &batch)
+            guard let copy = try makeCopy(of: source, from: record, kind: product.kind, for: member, in: &batch) else { continue }
+            if let event, let type = NotificationType(rawValue: event.type) {
+                emitForMember(copy, mirroring: type, event.subtype.flatMap(NotificationSubtype.init(rawValue:)), atMs: event.atMs, in: &batch)
+            } else if let fallback {
+                emitForMember(copy, mirroring: fallback.type, fallback.subtype, atMs: record.purchaseMs, in: &batch)
+            }
         }
     }
 
@@ -164,7 +169,10 @@ extension World {
               FamilySharingRules.isShared(product, ownership: record.ownership)
         else { return }
         var batch = WriteBatch()
-        try shareWithFamily(record, product: product, app: app, in: &batch)
+        // The purchaser's event went out with the purchase: a member's copy of a subscription gets
+        // SUBSCRIBED (access through Family Sharing), as on the main path; a one-time purchase none.
+        let fallback: (NotificationType, NotificationSubtype?)? = product.kind == .autoRenewable ? (.subscribed, .resubscribe) : nil
+        try shareWithFamily(record, product: product, app: app, in: &batch, fallback: fallback)
         if !batch.isEmpty { try await commit(batch) }
     }
 

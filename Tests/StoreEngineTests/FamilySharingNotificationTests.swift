@@ -120,6 +120,28 @@ import Testing
         #expect(rows.filter { $0.type == "REVOKE" }.allSatisfy { $0.renewalJSON == nil })
     }
 
+    /// An immediate upgrade gives each member a copy of the new product: the member gets
+    /// SUBSCRIBED for it (Apple: access "through Family Sharing … to another subscription within
+    /// the same subscription group"), the purchaser DID_CHANGE_RENEWAL_PREF/UPGRADE.
+    @Test func anUpgradeNotifiesEachMemberWithTheirCopyOfTheNewProduct() async throws {
+        // The fixture's higher level (o.premium) made shareable for this test.
+        let catalog = offerCatalogJSON.replacingOccurrences(of: "\"familyShareable\" : false", with: "\"familyShareable\" : true")
+        let store = try await makeStore(apps: [try StoreApp(bundleId: offerBundle, appAppleId: 77, environment: .sandbox, name: "Offers", catalogJSON: catalog)])
+        _ = try await store.setNotificationURL("http://127.0.0.1:9/notifications", bundleId: offerBundle)
+        for person in ["parent", "kid"] { _ = try await store.joinFamily(customer: person, group: "smiths") }
+        _ = try await store.purchase(offerPurchase("o.monthly", "parent"), offer: nil)
+        let before = try await store.lastEventSeq()
+        let upgraded = try #require(try await store.purchase(offerPurchase("o.premium", "parent"), offer: nil).transaction?.payload)
+        #expect(upgraded.productId == "o.premium")
+        let rows = try await outbox(store, after: before)
+        #expect(rows.contains { $0.customer == "parent" && $0.type == "DID_CHANGE_RENEWAL_PREF" && $0.subtype == "UPGRADE" })
+        let kidCopy = try await copy(store, "kid", of: "o.premium")
+        let kidRow = try #require(rows.first { $0.customer == "kid" && $0.type == "SUBSCRIBED" }, "the member got no notification for the upgrade: \(rows.map { "\($0.customer) \($0.type)" })")
+        let kidPayload = try transaction(kidRow)
+        #expect(kidRow.transactionId == Int64(kidCopy.transactionId) && kidPayload.inAppOwnershipType == .familyShared)
+        #expect(kidRow.subtype == (kidCopy.originalTransactionId == kidCopy.transactionId ? "INITIAL_BUY" : "RESUBSCRIBE"))
+    }
+
     @Test func theRuleMirrorsWhatApplesEvidenceNamesAndNothingElse() {
         func mirrored(_ type: String, _ subtype: String?, starts: Bool = false) -> String? {
             FamilySharingRules.memberNotification(
@@ -133,6 +155,8 @@ import Testing
         #expect(mirrored("DID_RENEW", "BILLING_RECOVERY") == "DID_RENEW/BILLING_RECOVERY")
         #expect(mirrored("DID_FAIL_TO_RENEW", "GRACE_PERIOD") == "DID_FAIL_TO_RENEW/GRACE_PERIOD")
         #expect(mirrored("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED") == "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED")
+        #expect(mirrored("DID_CHANGE_RENEWAL_PREF", "UPGRADE", starts: false) == "SUBSCRIBED/RESUBSCRIBE")
+        #expect(mirrored("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE") == nil)
         for silent in ["ONE_TIME_CHARGE", "EXPIRED", "GRACE_PERIOD_EXPIRED", "DID_CHANGE_RENEWAL_PREF", "PRICE_INCREASE",
                        "RENEWAL_EXTENDED", "REFUND", "REFUND_DECLINED", "REFUND_REVERSED", "REVOKE", "CONSUMPTION_REQUEST"] {
             #expect(mirrored(silent, nil) == nil, "\(silent)")

@@ -56,8 +56,13 @@ public enum FamilySharingRules {
     /// - DID_FAIL_TO_RENEW and DID_RENEW (BILLING_RECOVERY is V2's DID_RECOVER): Apple's
     ///   "Updates to App Store server notifications" (2021): sent "for each family member"; a plain
     ///   DID_RENEW gives each member a new transaction the same way, so it is sent too.
+    /// - DID_CHANGE_RENEWAL_PREF with UPGRADE (an immediate upgrade or crossgrade, which gives each
+    ///   member a copy of the new product): SUBSCRIBED, INITIAL_BUY or RESUBSCRIBE by the member's
+    ///   chain as above. Apple's SUBSCRIBED/RESUBSCRIBE covers a customer who "received access
+    ///   through Family Sharing to the same subscription or to another subscription within the same
+    ///   subscription group" (notificationType); Apple documents nothing more specific for members.
     /// Apple documents nothing for members on the other types (EXPIRED, GRACE_PERIOD_EXPIRED,
-    /// DID_CHANGE_RENEWAL_PREF, PRICE_INCREASE, RENEWAL_EXTENDED, refunds) nor for one-time
+    /// a scheduled DOWNGRADE, PRICE_INCREASE, RENEWAL_EXTENDED, refunds) nor for one-time
     /// purchases (ONE_TIME_CHARGE): none is sent. A member losing access gets REVOKE (`revoke`).
     public static func memberNotification(
         type: NotificationType, subtype: NotificationSubtype?, startsMemberChain: Bool
@@ -68,6 +73,8 @@ public enum FamilySharingRules {
             return (type, startsMemberChain ? .initialBuy : .resubscribe)
         case .didRenew, .didChangeRenewalStatus, .didFailToRenew:
             return (type, subtype)
+        case .didChangeRenewalPref where subtype == .upgrade:
+            return (.subscribed, startsMemberChain ? .initialBuy : .resubscribe)
         default:
             return nil
         }
