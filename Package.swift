@@ -72,6 +72,7 @@ let package = Package(
         .target(name: "StoreNotifications", dependencies: [
             "StoreEngine", "StoreShared",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -176,6 +177,8 @@ let package = Package(
             "StoreNotifications", "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         .testTarget(name: "StoreServerTests", dependencies: [
             "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreViews", "StoreKitTypes", "StoreTestSupport",

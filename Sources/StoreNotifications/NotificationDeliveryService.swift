@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import ServiceLifecycle
 import StoreEngine
 import Synchronization
 
@@ -16,7 +17,7 @@ import Synchronization
 /// are: when the clock jumps a week, the overdue retries run back to back, each dated where
 /// Apple's schedule puts it. A notification left undelivered by a crash is still due after a
 /// restart, so nothing acknowledged is lost (it may be sent twice, as at Apple).
-public final class NotificationDeliveryService: Sendable {
+public final class NotificationDeliveryService: Service, Sendable {
     public let store: AppStore
     public let configuration: NotificationDeliveryConfiguration
     /// Replaced after a pass with connection failures when owned: AsyncHTTPClient backs off
@@ -67,8 +68,15 @@ public final class NotificationDeliveryService: Sendable {
 
     static func amount(_ seconds: Double) -> TimeAmount { .nanoseconds(Int64(seconds * 1e9)) }
 
-    /// Runs until the task is cancelled, then shuts its HTTP client down.
+    /// A ServiceLifecycle service (`StoreHTTPServer.services`): delivers until graceful shutdown
+    /// or cancellation; the pass in flight records its outcomes first, then the HTTP client shuts
+    /// down. In `openstore serve` it stops after the HTTP server, before the leases go back.
     public func run() async {
+        await cancelWhenGracefulShutdown { await self.deliverUntilCancelled() }
+    }
+
+    /// Delivers until the task is cancelled, then shuts its HTTP client down.
+    func deliverUntilCancelled() async {
         while !Task.isCancelled {
             let sent: Int
             do {

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import ServiceLifecycle
 import StoreEngine
 
 /// Runs the Retention Messaging performance tests a store starts (Initiate Performance Test):
@@ -12,7 +13,7 @@ import StoreEngine
 /// The HTTP side only, as `NotificationDeliveryService` is: the engine gives the runs
 /// (`performanceTestRuns()`), signs each request (`realtimeRequestBody(for:)`) and turns the
 /// outcomes into the verdict (`finishPerformanceTest`, `Rules/RetentionPerformanceTest`).
-public final class RetentionPerformanceTestRunner: Sendable {
+public final class RetentionPerformanceTestRunner: Service, Sendable {
     public let store: AppStore
     let logger: Logger
 
@@ -21,11 +22,14 @@ public final class RetentionPerformanceTestRunner: Sendable {
         self.logger = logger
     }
 
-    /// Runs each test as it starts (tests of different apps at the same time) until cancelled.
+    /// Runs each test as it starts (tests of different apps at the same time) until graceful
+    /// shutdown or cancellation (a ServiceLifecycle service, `StoreHTTPServer.services`).
     public func run() async {
-        await withDiscardingTaskGroup { group in
-            for await run in store.performanceTestRuns() {
-                group.addTask { await self.perform(run) }
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                for await run in self.store.performanceTestRuns() {
+                    group.addTask { await self.perform(run) }
+                }
             }
         }
     }

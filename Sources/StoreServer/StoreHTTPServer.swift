@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import StoreEngine
 import StoreViews
 
@@ -23,6 +24,10 @@ public struct StoreHTTPServer: Sendable {
     /// The App Store Server API's limit, in requests per minute per key (`openstore serve
     /// --rate-limit`); beyond it the answer is `429 / 4290000`. Nil: no limit. Each server has its own.
     public var serverAPIRateLimit: Int?
+    /// Background services that run beside the HTTP server in its service group (notification
+    /// delivery, the performance-test runner). On SIGTERM or SIGINT the server stops taking
+    /// requests first, then these shut down gracefully, last added first.
+    public var services: [any Service] = []
 
     public init(store: AppStore, host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil,
                 storePages: [StorePage] = DemoStorePages.all) {
@@ -68,11 +73,12 @@ public struct StoreHTTPServer: Sendable {
         var quiet = logger
         if !usesLoggerLevel { quiet.logLevel = .warning }
         quiet.handler = ShutdownNoiseFilter.wrapping(quiet.handler)
-        let app = Application(
+        var app = Application(
             router: PeerRecordingRouter(makeRouter()),
             configuration: .init(address: .hostname(host, port: port), serverName: "OpenStoreKit"),
             onServerRunning: { channel in await onReady(channel.localAddress?.port ?? 0) },
             logger: quiet)
+        app.addServices(services)
         try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
 }

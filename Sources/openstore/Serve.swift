@@ -98,13 +98,12 @@ struct Serve: AsyncParsableCommand {
         server.usesLoggerLevel = true
         server.serverAPIRateLimit = settings.rateLimit
         // Server notifications leave the outbox as long as the store serves (docs/notifications.md).
+        // Both run in the server's service group: on SIGTERM the server stops first, then these
+        // finish (deliveries in flight record their outcomes), then the leases go back below.
         let delivery = NotificationDeliveryService(store: store, configuration: NotificationDeliveryConfiguration(
             timeoutSeconds: settings.notificationTimeout, concurrency: settings.notificationConcurrency))
-        let deliveryTask = Task { await delivery.run() }
-        defer { deliveryTask.cancel() }
         // Retention Messaging performance tests call the apps' realtime URLs (docs/server-api.md).
-        let performanceTestTask = Task { await RetentionPerformanceTestRunner(store: store).run() }
-        defer { performanceTestTask.cancel() }
+        server.services = [delivery, RetentionPerformanceTestRunner(store: store)]
         // The demo apps get the developer's side too: a subscription backend on the next port.
         let backend: DemoBackend? = settings.backend && settings.apps.isEmpty
             ? try await DemoBackend.prepare(store: store, settings: settings, apps: apps, logger: logger) : nil
@@ -123,10 +122,6 @@ struct Serve: AsyncParsableCommand {
         }
         await backend?.stop()
         // SIGTERM: the worlds' leases go back at once (docs/deploy.md), not at their expiry.
-        // Deliveries in flight record their outcomes before the leases go back.
-        deliveryTask.cancel()
-        performanceTestTask.cancel()
-        _ = await deliveryTask.value
         await store.close()
     }
 
