@@ -8,14 +8,14 @@ import Foundation
 /// recorded as a warning; docs/catalog-format.md has the rules.
 struct CatalogParser {
     /// One fault or warning, in file order (strict reading turns the warnings into faults in place).
-    private struct Finding {
+    struct Finding {
         var path: String
         var message: String
         var isWarning: Bool
     }
 
-    private var findings: [Finding] = []
-    private var hasFaults = false
+    var findings: [Finding] = []
+    var hasFaults = false
     /// productID → path of its first `productID`, to report duplicates anywhere in the file.
     private var productIDPaths: [String: String] = [:]
     /// Group id as written → path of its first `id`.
@@ -44,7 +44,7 @@ struct CatalogParser {
 
     // MARK: - Top level
 
-    private mutating func catalog(_ root: JSONValue) -> Catalog? {
+    mutating func catalog(_ root: JSONValue) -> Catalog? {
         guard case let .object(members) = root else {
             fault("", "expected a JSON object at the top level, found \(root.typeName)")
             return nil
@@ -90,7 +90,7 @@ struct CatalogParser {
         "subscriptionOffersKeyPair", "version",
     ]
 
-    private mutating func version(_ value: JSONValue, _ path: String) -> CatalogVersion? {
+    mutating func version(_ value: JSONValue, _ path: String) -> CatalogVersion? {
         guard let members = object(value, path, allowNull: true) else { return nil }
         var major: Int?
         var minor: Int?
@@ -110,7 +110,7 @@ struct CatalogParser {
 
     // MARK: - Products
 
-    private mutating func productList(_ value: JSONValue, _ path: String) -> [CatalogProduct] {
+    mutating func productList(_ value: JSONValue, _ path: String) -> [CatalogProduct] {
         var result: [CatalogProduct] = []
         for (index, element) in array(value, path).enumerated() {
             if let product = product(element, "\(path)[\(index)]", groupID: nil) { result.append(product) }
@@ -119,7 +119,7 @@ struct CatalogParser {
     }
 
     /// Reads a product object. `groupID` is non-nil for entries of a group's `subscriptions[]`.
-    private mutating func product(_ value: JSONValue, _ path: String, groupID: String?) -> CatalogProduct? {
+    mutating func product(_ value: JSONValue, _ path: String, groupID: String?) -> CatalogProduct? {
         guard let members = object(value, path) else { return nil }
         let inGroup = groupID != nil
         var id: String?
@@ -229,7 +229,7 @@ struct CatalogParser {
         return product
     }
 
-    private mutating func registerProductID(_ id: String, _ path: String) {
+    mutating func registerProductID(_ id: String, _ path: String) {
         if let first = productIDPaths[id] {
             fault(path, "duplicate product ID \(quoted(id)), first used at \(first)")
         } else {
@@ -237,7 +237,7 @@ struct CatalogParser {
         }
     }
 
-    private mutating func localizations(_ value: JSONValue, _ path: String) -> [CatalogLocalization] {
+    mutating func localizations(_ value: JSONValue, _ path: String) -> [CatalogLocalization] {
         var result: [CatalogLocalization] = []
         for (index, element) in array(value, path).enumerated() {
             let elementPath = "\(path)[\(index)]"
@@ -264,7 +264,7 @@ struct CatalogParser {
 
     // MARK: - Groups
 
-    private mutating func group(_ value: JSONValue, _ path: String) -> (group: SubscriptionGroup, products: [CatalogProduct])? {
+    mutating func group(_ value: JSONValue, _ path: String) -> (group: SubscriptionGroup, products: [CatalogProduct])? {
         guard let members = object(value, path) else { return nil }
         // The id is needed by the subscriptions, wherever it appears in the object.
         var id: String?
@@ -312,7 +312,7 @@ struct CatalogParser {
     }
 
     /// `id-2`, `id-3`, … : the first that no group of the file spells and none was given yet.
-    private mutating func distinctGroupID(for id: String) -> String {
+    mutating func distinctGroupID(for id: String) -> String {
         var counter = 2
         while takenGroupIDs.contains("\(id)-\(counter)") { counter += 1 }
         let distinct = "\(id)-\(counter)"
@@ -322,7 +322,7 @@ struct CatalogParser {
 
     // MARK: - Offers
 
-    private mutating func offerList(_ value: JSONValue, _ path: String, kind: OfferKind, valid: inout Bool) -> [CatalogOffer] {
+    mutating func offerList(_ value: JSONValue, _ path: String, kind: OfferKind, valid: inout Bool) -> [CatalogOffer] {
         var result: [CatalogOffer] = []
         for (index, element) in array(value, path).enumerated() {
             if let offer = offer(element, "\(path)[\(index)]", kind: kind) {
@@ -335,7 +335,7 @@ struct CatalogParser {
         return result
     }
 
-    private mutating func offer(_ value: JSONValue, _ path: String, kind: OfferKind) -> CatalogOffer? {
+    mutating func offer(_ value: JSONValue, _ path: String, kind: OfferKind) -> CatalogOffer? {
         guard let members = object(value, path) else { return nil }
         var valid = true
         var internalID: String?
@@ -411,7 +411,7 @@ struct CatalogParser {
         )
     }
 
-    private mutating func billingPlan(_ value: JSONValue, _ path: String) -> BillingPlan? {
+    mutating func billingPlan(_ value: JSONValue, _ path: String) -> BillingPlan? {
         guard let members = object(value, path) else { return nil }
         var valid = true
         var type: String?
@@ -439,276 +439,5 @@ struct CatalogParser {
         if value["billingPlanType"] == nil { fault(join(path, "billingPlanType"), "required key is missing") }
         guard valid, let type else { return nil }
         return BillingPlan(type: type, price: price, commitmentPrice: commitment, internalID: internalID, isEnabled: enabled)
-    }
-
-    // MARK: - Settings, policies, key pair
-
-    private mutating func settings(_ value: JSONValue, _ path: String) -> CatalogSettings? {
-        guard let members = object(value, path, allowNull: true) else { return nil }
-        var settings = CatalogSettings()
-        var oldTimeRate: (rate: Int, path: String)?
-        for (key, child) in members {
-            let childPath = join(path, key)
-            switch key {
-            case "_storefront": if let text = string(child, childPath) { settings.storefront = text }
-            case "_locale": if let text = string(child, childPath) { settings.locale = text }
-            case "_timeRate": if let rate = integer(child, childPath) { settings.timeRate = rate }
-            case "_compatibilityTimeRate":
-                if case .number = child {  // the old form: one rate, as `_timeRate` holds it
-                    if let rate = integer(child, childPath) { oldTimeRate = (rate, childPath) }
-                    break
-                }
-                guard let rates = object(child, childPath, allowNull: true) else { break }
-                for (rateKey, rateValue) in rates {
-                    if let rate = integer(rateValue, join(childPath, rateKey)) {
-                        settings.compatibilityTimeRate[rateKey] = rate
-                    }
-                }
-            case "_askToBuyEnabled": settings.askToBuyEnabled = optionalBool(child, childPath) ?? false
-            case "_billingGracePeriodEnabled": settings.billingGracePeriodEnabled = optionalBool(child, childPath) ?? false
-            case "_renewalBillingIssuesEnabled": settings.renewalBillingIssuesEnabled = optionalBool(child, childPath) ?? false
-            case "_billingIssuesEnabled": settings.interruptedPurchasesEnabled = optionalBool(child, childPath) ?? false
-            case "_disableDialogs": settings.disableDialogs = optionalBool(child, childPath) ?? false
-            case "_failTransactionsEnabled": settings.failTransactionsEnabled = optionalBool(child, childPath) ?? false
-            case "_storeKitErrors":
-                for (index, element) in array(child, childPath).enumerated() {
-                    if let setting = storeKitError(element, "\(childPath)[\(index)]") {
-                        settings.storeKitErrors.append(setting)
-                    }
-                }
-            case "_applicationInternalID": settings.applicationInternalID = optionalString(child, childPath)
-            case "_developerTeamID": settings.developerTeamID = optionalString(child, childPath)
-            case "_lastSynchronizedDate":
-                if case .null = child { break }
-                settings.lastSynchronizedDate = double(child, childPath)
-            default: break
-            }
-        }
-        if let oldTimeRate {
-            if value["_timeRate"] == nil {
-                settings.timeRate = oldTimeRate.rate
-                warn(oldTimeRate.path, "a number here is the old time-rate field; read as \"_timeRate\" : \(oldTimeRate.rate)")
-            } else {
-                warn(oldTimeRate.path, "a number here is the old time-rate field; \"_timeRate\" is also given and wins, so \(oldTimeRate.rate) is ignored")
-            }
-        }
-        return settings
-    }
-
-    private mutating func storeKitError(_ value: JSONValue, _ path: String) -> StoreKitErrorSetting? {
-        guard let members = object(value, path) else { return nil }
-        var name: String?
-        var enabled = false
-        var current: StoreKitErrorSetting.Current?
-        for (key, child) in members {
-            let childPath = join(path, key)
-            switch key {
-            case "name": name = string(child, childPath)
-            case "enabled": enabled = optionalBool(child, childPath) ?? false
-            case "current":
-                guard let fields = object(child, childPath, allowNull: true) else { break }
-                var index: Int?
-                var type: String?
-                for (fieldKey, fieldValue) in fields {
-                    switch fieldKey {
-                    case "index": index = integer(fieldValue, join(childPath, fieldKey))
-                    case "type": type = string(fieldValue, join(childPath, fieldKey))
-                    default: break
-                    }
-                }
-                if let index, let type {
-                    current = StoreKitErrorSetting.Current(index: index, type: type)
-                } else {
-                    for required in ["index", "type"] where child[required] == nil {
-                        fault(join(childPath, required), "required key is missing")
-                    }
-                }
-            default: break
-            }
-        }
-        if value["name"] == nil { fault(join(path, "name"), "required key is missing") }
-        guard let name else { return nil }
-        return StoreKitErrorSetting(name: name, enabled: enabled, current: current)
-    }
-
-    private mutating func appPolicies(_ value: JSONValue, _ path: String) -> AppPolicies? {
-        guard let members = object(value, path, allowNull: true) else { return nil }
-        var policies = AppPolicies()
-        for (key, child) in members {
-            let childPath = join(path, key)
-            switch key {
-            case "eula": policies.eula = optionalString(child, childPath) ?? ""
-            case "policies":
-                for (index, element) in array(child, childPath).enumerated() {
-                    let elementPath = "\(childPath)[\(index)]"
-                    guard let fields = object(element, elementPath) else { continue }
-                    var policy = AppPolicies.Policy(locale: "", text: "", url: "")
-                    for (fieldKey, fieldValue) in fields {
-                        let fieldPath = join(elementPath, fieldKey)
-                        switch fieldKey {
-                        case "locale": policy.locale = optionalString(fieldValue, fieldPath) ?? ""
-                        case "policyText": policy.text = optionalString(fieldValue, fieldPath) ?? ""
-                        case "policyURL": policy.url = optionalString(fieldValue, fieldPath) ?? ""
-                        default: break
-                        }
-                    }
-                    policies.policies.append(policy)
-                }
-            default: break
-            }
-        }
-        return policies
-    }
-
-    private mutating func offerKeyPair(_ value: JSONValue, _ path: String) -> OfferKeyPair? {
-        guard let members = object(value, path, allowNull: true) else { return nil }
-        var id: String?
-        var key: String?
-        for (name, child) in members {
-            switch name {
-            case "id": id = string(child, join(path, name))
-            case "privateKey": key = string(child, join(path, name))
-            default: break
-            }
-        }
-        for required in ["id", "privateKey"] where value[required] == nil {
-            fault(join(path, required), "required key is missing")
-        }
-        guard let id, let key else { return nil }
-        return OfferKeyPair(id: id, privateKey: key)
-    }
-
-    // MARK: - Typed readers (each records a fault and returns nil on a mismatch)
-
-    private mutating func fault(_ path: String, _ message: String) {
-        findings.append(Finding(path: path, message: message, isWarning: false))
-        hasFaults = true
-    }
-
-    private mutating func warn(_ path: String, _ message: String) {
-        findings.append(Finding(path: path, message: message, isWarning: true))
-    }
-
-    private func join(_ path: String, _ key: String) -> String {
-        path.isEmpty ? key : "\(path).\(key)"
-    }
-
-    private func quoted(_ text: String) -> String {
-        var escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        if escaped.count > 80 { escaped = String(escaped.prefix(77)) + "..." }
-        return "\"\(escaped)\""
-    }
-
-    private mutating func mismatch(_ expected: String, _ value: JSONValue, _ path: String) {
-        fault(path, "expected \(expected), found \(value.typeName)")
-    }
-
-    private mutating func object(_ value: JSONValue, _ path: String, allowNull: Bool = false) -> [(key: String, value: JSONValue)]? {
-        if case let .object(members) = value { return members }
-        if allowNull, case .null = value { return nil }
-        mismatch("an object", value, path)
-        return nil
-    }
-
-    /// The elements of an array; `null` counts as empty, other types are a fault.
-    private mutating func array(_ value: JSONValue, _ path: String) -> [JSONValue] {
-        switch value {
-        case let .array(elements): return elements
-        case .null: return []
-        default:
-            mismatch("an array", value, path)
-            return []
-        }
-    }
-
-    private mutating func string(_ value: JSONValue, _ path: String) -> String? {
-        if case let .string(text) = value { return text }
-        mismatch("a string", value, path)
-        return nil
-    }
-
-    /// A string where `null` means absent.
-    private mutating func optionalString(_ value: JSONValue, _ path: String) -> String? {
-        if case .null = value { return nil }
-        return string(value, path)
-    }
-
-    private mutating func nonEmptyString(_ value: JSONValue, _ path: String) -> String? {
-        guard let text = string(value, path) else { return nil }
-        if text.isEmpty {
-            fault(path, "must not be empty")
-            return nil
-        }
-        return text
-    }
-
-    private mutating func optionalBool(_ value: JSONValue, _ path: String) -> Bool? {
-        switch value {
-        case let .bool(flag): return flag
-        case .null: return nil
-        case let .number(raw) where raw == "0" || raw == "1": return raw == "1"
-        default:
-            mismatch("a boolean", value, path)
-            return nil
-        }
-    }
-
-    private mutating func integer(_ value: JSONValue, _ path: String) -> Int? {
-        guard case let .number(raw) = value else {
-            mismatch("an integer", value, path)
-            return nil
-        }
-        if let exact = Int(raw) { return exact }
-        if let double = Double(raw), double.rounded() == double, abs(double) < 1e15 { return Int(double) }
-        fault(path, "expected an integer, found number \(raw)")
-        return nil
-    }
-
-    private mutating func double(_ value: JSONValue, _ path: String) -> Double? {
-        guard case let .number(raw) = value, let number = Double(raw) else {
-            mismatch("a number", value, path)
-            return nil
-        }
-        guard number.isFinite else {  // 1e400: no date, and nothing JSON could write back
-            fault(path, "expected a finite number, found \(raw)")
-            return nil
-        }
-        return number
-    }
-
-    /// A period such as `P1M`; anything else is a fault.
-    private mutating func period(_ value: JSONValue, _ path: String) -> SubscriptionPeriod? {
-        guard let text = string(value, path) else { return nil }
-        guard let period = SubscriptionPeriod(iso8601: text) else {
-            fault(path, "\(quoted(text)) is not an ISO 8601 period")
-            return nil
-        }
-        return period
-    }
-
-    /// A price string such as `"4.99"`, kept exact as `Decimal`. Only plain decimal text is
-    /// accepted (no exponent, grouping or currency sign), and never a negative amount. An empty
-    /// string is what Xcode writes for a price never filled in: a price of 0, with a warning.
-    private mutating func price(_ value: JSONValue, _ path: String) -> Decimal? {
-        guard let text = string(value, path) else { return nil }
-        if text.isEmpty {
-            warn(path, "the price is empty (never filled in); read as 0, as Xcode shows an unset price")
-            return 0
-        }
-        var body = Substring(text)
-        let negative = body.first == "-"
-        if negative { body = body.dropFirst() }
-        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
-        let isPlainDecimal = (1...2).contains(parts.count)
-            && parts.allSatisfy { !$0.isEmpty && $0.count <= 30 && $0.allSatisfy { $0.isASCII && $0.isNumber } }
-        guard isPlainDecimal, let amount = Decimal(string: String(body), locale: Locale(identifier: "en_US_POSIX")) else {
-            fault(path, "\(quoted(text)) is not a decimal price")
-            return nil
-        }
-        if negative && amount != 0 {
-            fault(path, "\(quoted(text)) is a negative price")
-            return nil
-        }
-        return amount
     }
 }
