@@ -120,7 +120,7 @@ let package = Package(
         .target(name: "StoreViews", dependencies: ["StoreModel", "StoreKitTypes"], swiftSettings: strict),
         // HTTP: device API, admin API, Server API. No business rules here.
         .target(name: "StoreServer", dependencies: [
-            "StoreEngine", "StoreModel", "StoreSigning", "StoreViews", "StoreKitTypes",
+            "StoreEngine", "StoreModel", "StoreSigning", "StoreViews", "StoreKitTypes", "StoreShared",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),

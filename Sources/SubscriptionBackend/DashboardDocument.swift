@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StoreShared
 import Hummingbird
 import NIOCore
 import StoreViews
@@ -81,11 +82,7 @@ enum DashboardDocument {
     }
 
     /// A path segment with everything but unreserved characters percent-encoded.
-    static func pathSegment(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-    }
+    static func pathSegment(_ text: String) -> String { PercentEncoding.unreserved(text) }
 
     static func customerURL(_ appUserId: String) -> String { "/customers/" + pathSegment(appUserId) }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StoreShared
 import Hummingbird
 import NIOCore
 
@@ -126,14 +127,7 @@ enum BackendDashboard {
     }
 
     /// Compares without an early exit, so timing does not reveal how much of a guess was right.
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        var difference = UInt8(x.count == y.count ? 0 : 1)
-        for index in 0..<max(x.count, y.count) {
-            difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)
-        }
-        return difference == 0
-    }
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool { ConstantTime.equal(a, b) }
 }
 
 /// `application/x-www-form-urlencoded` pairs (a query string or a posted form): `+` is a space,
@@ -168,9 +162,5 @@ struct DashboardForm {
         return String(validating: bytes, as: UTF8.self)
     }
 
-    static func escape(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-    }
+    static func escape(_ text: String) -> String { PercentEncoding.unreserved(text) }
 }

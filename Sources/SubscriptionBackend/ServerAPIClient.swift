@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import StoreShared
 import NIOCore
 import NIOHTTP1
 import StoreSigning
@@ -98,9 +99,7 @@ public struct ServerAPIClient: Sendable {
         }
     }
 
-    static func escape(_ s: String) -> String {
-        s.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? s
-    }
+    static func escape(_ s: String) -> String { PercentEncoding.unreserved(s) }
 }
 
 private struct ErrorBody: Decodable {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreShared
 import Hummingbird
 
 /// Who may drive the Transaction Manager (issue 3 §5): "the admin API answers on loopback only,
@@ -34,12 +35,5 @@ struct AdminAccess: RouterMiddleware {
     }
 
     /// Compares without an early exit, so timing does not reveal how much of a guess was right.
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        var difference = UInt8(x.count == y.count ? 0 : 1)
-        for index in 0..<max(x.count, y.count) {
-            difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)
-        }
-        return difference == 0
-    }
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool { ConstantTime.equal(a, b) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreShared
 
 /// `application/x-www-form-urlencoded`, both ways. Browsers send GET forms and POST bodies this
 /// way (`+` for spaces), which Hummingbird's query parser does not decode, so the store pages
@@ -56,12 +57,7 @@ enum FormEncoding {
         }
     }
 
-    /// Characters left as they are in a query value or a path segment (RFC 3986 unreserved).
-    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    static func escape(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
-    }
+    static func escape(_ value: String) -> String { PercentEncoding.unreserved(value) }
 
     /// `a=1&b=x%20y`, skipping nil values.
     static func query(_ pairs: [(String, String?)]) -> String {
