@@ -43,7 +43,18 @@ let package = Package(
     ],
     targets: [
         // The bottom: small shared infrastructure several modules use (the one wake primitive).
-        .target(name: "StoreShared", swiftSettings: strict),
+        // Infrastructure every layer shares, with no App Store rules: wake signal, clocks and UUID
+        // sources, HTML writing, text safety, the database URL and PostgreSQL link, and the
+        // "temporarily unavailable" protocol the servers answer 503 for.
+        .target(name: "StoreShared", dependencies: [
+            .product(name: "SQLKit", package: "sql-kit"),
+            .product(name: "PostgresKit", package: "postgres-kit"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Logging", package: "swift-log"),
+        ], swiftSettings: strict),
         // Apple's wire types and the .storekit catalog. Foundation only.
         .target(name: "StoreModel", swiftSettings: strict),
         // JWS ES256 with x5c, the certificate authority, JWT auth.
@@ -54,7 +65,7 @@ let package = Package(
         ], swiftSettings: strict),
         // Durable state: SQLite (WAL) or PostgreSQL behind one storage contract.
         .target(name: "StoreStorage", dependencies: [
-            "StoreModel",
+            "StoreModel", "StoreShared",
             .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "SQLiteKit", package: "sqlite-kit"),
             .product(name: "PostgresKit", package: "postgres-kit"),
@@ -100,7 +111,7 @@ let package = Package(
         // The developer's side: ingests notifications, keeps customer info, reconciles through the
         // Server API, sends webhooks. Knows only what a developer's server can know (never the engine).
         .target(name: "SubscriptionBackend", dependencies: [
-            "StoreModel", "StoreSigning", "StoreViews", "StoreStorage", "StoreShared",
+            "StoreModel", "StoreSigning", "StoreViews", "StoreShared",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "SQLiteKit", package: "sqlite-kit"),
@@ -117,7 +128,7 @@ let package = Package(
         // The StoreKit 2 sample app for the command line (uses only OpenStoreKit).
         .executableTarget(name: "storekit-example", dependencies: ["OpenStoreKit"], swiftSettings: strict),
         // StoreView, ProductView, SubscriptionStoreView as HTML. Renders data; never touches storage.
-        .target(name: "StoreViews", dependencies: ["StoreModel", "StoreKitTypes"], swiftSettings: strict),
+        .target(name: "StoreViews", dependencies: ["StoreModel", "StoreKitTypes", "StoreShared"], swiftSettings: strict),
         // HTTP: device API, admin API, Server API. No business rules here.
         .target(name: "StoreServer", dependencies: [
             "StoreEngine", "StoreModel", "StoreSigning", "StoreViews", "StoreKitTypes", "StoreShared",
@@ -142,7 +153,7 @@ let package = Package(
         .executableTarget(name: "embed-resources", swiftSettings: strict),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["embed-resources"]),
         .executableTarget(name: "openstore-bench", dependencies: [
-            "OpenStoreKit", "StoreKitTest", "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreViews",
+            "OpenStoreKit", "StoreKitTest", "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreViews", "StoreShared",
             "StoreNotifications", "SubscriptionBackend", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -154,7 +165,7 @@ let package = Package(
         .testTarget(name: "StoreModelTests", dependencies: ["StoreModel", "StoreTestSupport"], resources: [.copy("Fixtures")], swiftSettings: strict),
         // Test helpers shared by test modules (a test clock, a small catalog, temporary folders that don't outlive their test).
         .target(name: "StoreTestSupport", dependencies: ["StoreEngine"], path: "Sources/StoreTestSupport", swiftSettings: strict),
-        .testTarget(name: "StoreViewsTests", dependencies: ["StoreViews", "StoreKitTypes", "StoreModel"], swiftSettings: strict),
+        .testTarget(name: "StoreViewsTests", dependencies: ["StoreViews", "StoreKitTypes", "StoreModel", "StoreShared"], swiftSettings: strict),
         .testTarget(name: "OpenStoreKitTests", dependencies: [
             "OpenStoreKit", "StoreKitTypes", "StoreServer", "StoreEngine", "StoreModel", "StoreStorage", "StoreSigning", "StoreTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -169,7 +180,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
         ], swiftSettings: strict),
         .testTarget(name: "StoreStorageTests", dependencies: [
-            "StoreStorage", "StoreModel", "StoreTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
+            "StoreStorage", "StoreModel", "StoreShared", "StoreTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "SQLiteKit", package: "sqlite-kit"),
         ], swiftSettings: strict),
         .testTarget(name: "StoreEngineTests", dependencies: ["StoreEngine", "StoreModel", "StoreSigning", "StoreStorage", "StoreShared", "StoreTestSupport"], swiftSettings: strict),

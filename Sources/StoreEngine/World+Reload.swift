@@ -1,6 +1,7 @@
 import Foundation
 import StoreModel
 import StoreStorage
+import StoreShared
 
 /// A world's memory never runs ahead of its database for long. A world applies a decision to
 /// memory in the turn that makes it (so the next decision sees it) and writes it afterwards; when

@@ -2,6 +2,7 @@ import Foundation
 import StoreModel
 import StoreStorage
 import Synchronization
+import StoreShared
 
 /// How this store shares its database with other instances (`openstore serve` on PostgreSQL).
 public struct InstanceSettings: Sendable {

@@ -2,6 +2,7 @@ import Hummingbird
 import Logging
 import StoreEngine
 import StoreModel
+import StoreShared
 
 /// Turns every failure into a JSON answer. Input problems are 4xx with a code; only a genuine
 /// fault of the store (its database failing) is a 5xx, and it is logged once, by the request log.

@@ -1,4 +1,5 @@
 import SQLKit
+import StoreShared
 
 /// Batches concurrent writes into one SQL transaction. While one batch commits, new writes queue
 /// up and form the next batch, so throughput grows with load instead of paying one commit per write.

@@ -1,5 +1,6 @@
 import SQLKit
 import StoreModel
+import StoreShared
 
 /// The fencing check of many instances: inside the transaction that writes a world, its lease must
 /// still carry the epoch the writer was granted. `FOR SHARE` holds the lease rows until the

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import SQLKit
 import SQLiteKit
+import StoreShared
 
 /// The store in one SQLite file (WAL mode): batches are written through `SQLiteBatchWriter` (its own
 /// thread and prepared statements, checkpoints on a thread of their own); the hot reads go through

@@ -1,5 +1,6 @@
 import SQLiteNIO
 import VaporCSQLite
+import StoreShared
 
 extension StorageUnavailable {
     /// SQLite could not write because of the disk, not the data: it is full (SQLITE_FULL),

@@ -1,4 +1,5 @@
 import SQLKit
+import StoreShared
 
 /// Who owns each world when many instances share one PostgreSQL (docs/deploy.md).
 ///

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import SQLKit
+import StoreShared
 
 /// The store's durable state, in a SQLite file or on a PostgreSQL server (`DatabaseURL`).
 /// Everything above this type sees the same contract on both.

@@ -3,7 +3,7 @@ import Logging
 import NIOCore
 import SQLKit
 import SQLiteKit
-import StoreStorage
+import StoreShared
 
 /// The backend's storage, kept behind this one small type (with `BackendTransaction`, the
 /// statements of a write): SQLite by default, PostgreSQL by URL (the store's `DatabaseURL`), with

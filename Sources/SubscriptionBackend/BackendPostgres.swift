@@ -1,7 +1,7 @@
 import Logging
 import PostgresNIO
 import SQLKit
-import StoreStorage
+import StoreShared
 
 /// The backend's PostgreSQL connections: one that writes and one that reads, as on SQLite, made
 /// from the store's `DatabaseURL` (same URL form, same TLS modes). Each is the store's

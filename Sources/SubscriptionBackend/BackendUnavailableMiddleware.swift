@@ -1,5 +1,6 @@
 import Hummingbird
 import StoreModel
+import StoreShared
 
 /// A request that meets the database away (a PostgreSQL server restarting, a network drop) is
 /// answered 503 with `Retry-After` and the JSON API's `{"error", "message"}`, not a bare 500: the

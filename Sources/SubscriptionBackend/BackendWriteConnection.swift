@@ -1,4 +1,5 @@
 import SQLKit
+import StoreShared
 
 /// The connection one write transaction runs on from BEGIN to COMMIT. On PostgreSQL it is the
 /// writer's connection of that moment (reopened after a loss), so a transaction never moves to

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import StoreViews
+import StoreShared
 
 /// Customer lookup and the customer page: what customer info says (entitlements, subscriptions,
 /// purchases) and the timeline of the customer's events with their webhook deliveries.

@@ -3,7 +3,6 @@ import Foundation
 import StoreShared
 import Hummingbird
 import NIOCore
-import StoreViews
 
 /// A dashboard page as a complete HTML document: the store's escaping writer (`HTMLWriter`, so
 /// every value from signed data or a customer is text, never markup), one inline stylesheet

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import StoreShared
 import StoreViews
 
 /// The dashboard's pages, server-rendered. Each figure carries `data-figure` with the name of its

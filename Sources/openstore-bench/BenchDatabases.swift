@@ -4,6 +4,7 @@ import PostgresNIO
 import StoreEngine
 import StoreModel
 import StoreStorage
+import StoreShared
 
 /// The engine one figure's store runs on: SQLite (a fresh file) or the PostgreSQL server named by
 /// `--database` (a fresh database of its own on it).

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StoreStorage
+import StoreShared
 
 /// `openstore-bench`: the store's speed, each figure beside its physical limit measured in the same
 /// run on the same machine ("speed is measured, not asserted"). See docs/benchmarks.md.

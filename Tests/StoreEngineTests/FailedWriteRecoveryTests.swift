@@ -4,6 +4,7 @@ import StoreModel
 @testable import StoreStorage
 import StoreTestSupport
 import Testing
+import StoreShared
 
 /// A world applies a decision to memory before its write is durable. When the write fails (here a
 /// real SQLite file whose writer refuses every write, `PRAGMA query_only`, which fails a write with

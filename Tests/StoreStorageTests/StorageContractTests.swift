@@ -2,6 +2,7 @@ import Foundation
 import StoreTestSupport
 import Testing
 @testable import StoreStorage
+import StoreShared
 
 /// One storage contract, two engines: every read and write the store makes behaves the same on
 /// SQLite and on PostgreSQL (when `OPENSTORE_TEST_POSTGRES_URL` names a server).

@@ -3,6 +3,7 @@ import PostgresNIO
 import StoreTestSupport
 import Testing
 @testable import StoreStorage
+import StoreShared
 
 /// The engines a storage test runs on: SQLite always, PostgreSQL too when
 /// `OPENSTORE_TEST_POSTGRES_URL` names a server (scripts/test.sh starts a throw-away cluster).

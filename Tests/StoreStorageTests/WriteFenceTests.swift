@@ -2,6 +2,7 @@ import Foundation
 import StoreTestSupport
 import Testing
 @testable import StoreStorage
+import StoreShared
 
 /// The group committer's fence (`WriteFence`): once a writer's batch failed, the batches that
 /// writer decided on the same memory are refused unwritten, while its batches of a later epoch,

@@ -3,6 +3,7 @@ import StoreKitTypes
 import StoreModel
 import Testing
 @testable import StoreViews
+import StoreShared
 
 /// Catalog texts are data, never markup: a hostile name renders as text in every view, in text and
 /// in attributes, and links can't carry script.

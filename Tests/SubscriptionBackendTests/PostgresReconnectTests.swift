@@ -7,6 +7,7 @@ import StoreStorage
 import StoreTestSupport
 import Testing
 @testable import SubscriptionBackend
+import StoreShared
 
 /// The backend on PostgreSQL outlives its connections: cut by the server (as a restart does),
 /// they are opened again, with the schema's `search_path`, by the next request, which succeeds;

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import StoreEngine
 import StoreViews
+import StoreShared
 
 /// Charts over the world's simulated time, drawn on the server as inline SVG with their text
 /// alternatives (`BarChart`): active subscriptions and renewals per day, revenue per day by

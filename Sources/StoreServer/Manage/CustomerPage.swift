@@ -3,6 +3,7 @@ import Hummingbird
 import StoreEngine
 import StoreModel
 import StoreViews
+import StoreShared
 
 /// One customer in one app: subscriptions (state, renewal info, timeline) and their actions, the
 /// transactions newest first (decoded, with their JWS and revocation) and theirs, the app

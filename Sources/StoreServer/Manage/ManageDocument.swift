@@ -1,5 +1,6 @@
 import Hummingbird
 import StoreViews
+import StoreShared
 
 /// A dashboard page as a complete document: the store pages' renderer, stylesheet and security
 /// headers, with the dashboard's navigation in the header and its own few styles and script

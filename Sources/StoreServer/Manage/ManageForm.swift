@@ -1,4 +1,5 @@
 import StoreViews
+import StoreShared
 
 /// The dashboard's forms. Every action is a POST to `/manage/actions` naming its `action`, the
 /// world and the page to come back to (Post/Redirect/Get); destructive ones ask for

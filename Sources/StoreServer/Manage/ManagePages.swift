@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import StoreEngine
 import StoreViews
+import StoreShared
 
 /// The dashboard's pages (GET only; they change nothing). Each page is in its own file as an
 /// extension: worlds and clock, customers, one customer, switches, notifications, events, keys,

@@ -1,6 +1,7 @@
 import Foundation
 import StoreEngine
 import StoreViews
+import StoreShared
 
 /// A subscription's history on a time axis, as inline SVG. Each bar is a run of periods
 /// (`SubscriptionRun`: renewals of one product back to back, counted, "×96" on the bar), so a

@@ -3,6 +3,7 @@ import Hummingbird
 import NIOCore
 import StoreEngine
 import StoreModel
+import StoreShared
 
 /// Apple's answers: JSON with `Content-Type: application/json` exactly (Apple's Python client
 /// drops the error code otherwise), and plain-text 401s like Apple's.

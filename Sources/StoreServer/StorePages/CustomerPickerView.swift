@@ -1,4 +1,5 @@
 import StoreViews
+import StoreShared
 
 /// The demo pages' header: who is signed in, as a GET form (works without JavaScript). The
 /// field suggests the world's known customers and takes any new name; world and scheme ride

@@ -1,4 +1,5 @@
 import StoreViews
+import StoreShared
 
 /// The store's own plain pages (the index of store pages, terms, privacy text, errors): a
 /// heading and blocks, drawn with the store pages' stylesheet so they look alike in light and dark.

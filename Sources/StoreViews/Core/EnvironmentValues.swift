@@ -1,4 +1,5 @@
 import StoreKitTypes
+import StoreShared
 
 /// Values a view passes down to everything inside it, as SwiftUI's environment: styles, button
 /// visibilities, purchase hooks. A modifier changes them for its content only.

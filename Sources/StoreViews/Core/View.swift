@@ -1,3 +1,4 @@
+import StoreShared
 /// A piece of a store page, declared as in SwiftUI: a value whose `body` is made of other views.
 ///
 /// Views are values built fresh on each render, so a page's declaration is the same code a SwiftUI

@@ -1,4 +1,5 @@
 import StoreKitTypes
+import StoreShared
 
 /// Every product of a catalog in every product view style, and every subscription group in every
 /// control style: the "Xcode Previews" of a catalog (`openstore preview`) and the demo gallery.

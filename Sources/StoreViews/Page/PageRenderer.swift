@@ -1,3 +1,4 @@
+import StoreShared
 /// Renders a store page to a complete HTML document with its stylesheet and script inline, so the
 /// page makes no requests of its own.
 public enum PageRenderer {

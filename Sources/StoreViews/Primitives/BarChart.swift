@@ -1,4 +1,5 @@
 import Foundation
+import StoreShared
 
 /// A bar chart drawn on the server as inline SVG: nothing is fetched, no script runs. One group
 /// of bars per label (a day, an hour), one bar per series, stacked or side by side. The figure

@@ -1,4 +1,5 @@
 import Foundation
+import StoreShared
 
 /// A button whose action runs on the server: the page posts the button's ID, the server renders
 /// the page again and runs the closure registered under that ID. Works with JavaScript off.

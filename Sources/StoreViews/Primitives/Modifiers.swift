@@ -1,3 +1,4 @@
+import StoreShared
 /// Presentation modifiers for marketing content. Each wraps its content in one element carrying
 /// CSS built from numbers and fixed names only.
 public struct StyledView<Content: View>: PrimitiveView {

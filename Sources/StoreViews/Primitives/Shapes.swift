@@ -1,3 +1,4 @@
+import StoreShared
 /// A filled rectangle that takes all the room it is given: backgrounds, color bands.
 public struct Rectangle: PrimitiveView {
     let fill: AnyShapeStyle?

@@ -1,3 +1,4 @@
+import StoreShared
 public enum HorizontalAlignment: String, Sendable { case leading, center, trailing }
 public enum VerticalAlignment: String, Sendable { case top, center, bottom }
 

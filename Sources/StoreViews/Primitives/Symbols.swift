@@ -1,3 +1,4 @@
+import StoreShared
 /// The built-in symbol set, drawn as inline SVG in a 24×24 box with the text's colour. Emoji
 /// show as empty boxes on machines without an emoji font (headless Chromium, most CI images,
 /// many servers); these shapes render everywhere and need no request. They are simple

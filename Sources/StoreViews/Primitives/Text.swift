@@ -1,3 +1,4 @@
+import StoreShared
 /// Text, always escaped.
 public struct Text: PrimitiveView {
     public let content: String

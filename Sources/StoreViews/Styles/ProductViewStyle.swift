@@ -1,4 +1,5 @@
 import StoreKitTypes
+import StoreShared
 
 /// How a `ProductView` (and each product of a `StoreView`) looks. Write your own by implementing
 /// `makeBody(configuration:)`; `ProductView(configuration)` inside it draws the standard look, so a

@@ -1,4 +1,5 @@
 import StoreKitTypes
+import StoreShared
 
 /// The markup of the built-in product view styles. One `<article>` per product, named by its
 /// heading; the buy button says what it buys and for how much.

@@ -1,4 +1,5 @@
 import StoreKitTypes
+import StoreShared
 
 /// How a `SubscriptionOfferView` (iOS 26) looks: `.automatic`, `.compact`, or your own drawing
 /// from `SubscriptionOfferViewStyleConfiguration`; `SubscriptionOfferView(configuration)` inside

@@ -1,4 +1,5 @@
 import StoreKitTypes
+import StoreShared
 
 /// How a subscription store lets people pick a plan. The built-in styles are a radio group with one
 /// subscribe button (`picker`, `prominentPicker`, `compactPicker`, `pagedPicker`) or a button per

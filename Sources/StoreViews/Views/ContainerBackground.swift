@@ -1,3 +1,4 @@
+import StoreShared
 /// Where a background goes in a subscription store.
 public struct ContainerBackgroundPlacement: Hashable, Sendable {
     let name: String

@@ -1,4 +1,5 @@
 import StoreKitTypes
+import StoreShared
 
 /// The phase of loading a product's promotional image, handed to the icon builders that take
 /// one (`SubscriptionOfferView(id:icon:placeholderIcon:)`, `SubscriptionOfferView(_:icon:)`), as

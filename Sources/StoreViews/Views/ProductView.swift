@@ -1,4 +1,5 @@
 import StoreKitTypes
+import StoreShared
 
 /// One in-app purchase: its name, description, price and a buy button, loaded by ID.
 public struct ProductView<Icon: View, PlaceholderIcon: View>: PrimitiveView {

@@ -1,3 +1,4 @@
+import StoreShared
 /// The accessory buttons of a store, each shown per `storeButton(_:for:)` or Apple's automatic rule.
 struct StoreAccessoryButtons {
     let kinds: [StoreButtonKind]

@@ -1,4 +1,5 @@
 import StoreKitTypes
+import StoreShared
 
 /// Runs a store query's action before its content renders, as SwiftUI's store tasks do when a view
 /// appears. With `@State` the page then renders again with the lifted state.

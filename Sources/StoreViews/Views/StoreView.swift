@@ -1,4 +1,5 @@
 import StoreKitTypes
+import StoreShared
 
 /// A whole store of products in rows that add columns as the page widens. Restore is hidden unless
 /// `storeButton(.visible, for: .restorePurchases)`; Cancel shows only when presented.

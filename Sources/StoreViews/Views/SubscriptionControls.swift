@@ -1,4 +1,5 @@
 import StoreKitTypes
+import StoreShared
 
 /// The plan controls of a subscription store: a radio group with one subscribe button, or a
 /// button per plan. Radios are native, so arrow keys move the selection and screen readers

@@ -1,4 +1,5 @@
 import StoreKitTypes
+import StoreShared
 
 /// iOS 26's `SubscriptionOfferView`: one subscription plan merchandised with the offer the
 /// customer is eligible for (win-back, intro, or `preferredSubscriptionOffer`'s choice) and a

@@ -1,4 +1,5 @@
 import StoreKitTypes
+import StoreShared
 
 /// A paywall for one subscription group: marketing content above the plans, then the plan
 /// controls, the accessory buttons and the policy links. With a group ID the plans are ordered by

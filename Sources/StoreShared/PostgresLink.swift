@@ -20,7 +20,7 @@ public actor PostgresLink {
     private var current: PostgresConnection?
     private var connecting: Task<PostgresConnection, any Error>?
 
-    init(configuration: PostgresConnection.Configuration, location: DatabaseURL.PostgresLocation, id: Int, logger: Logger,
+    package init(configuration: PostgresConnection.Configuration, location: DatabaseURL.PostgresLocation, id: Int, logger: Logger,
          setup: Setup? = nil) {
         self.configuration = configuration
         self.location = location
@@ -124,12 +124,12 @@ public actor PostgresLink {
 }
 
 extension StorageUnavailable {
-    static func unreachable(_ location: DatabaseURL.PostgresLocation, _ error: any Error) -> StorageUnavailable {
+    package static func unreachable(_ location: DatabaseURL.PostgresLocation, _ error: any Error) -> StorageUnavailable {
         StorageUnavailable(
             "cannot connect to PostgreSQL at \(location.host):\(location.port) (database \(location.database), user \(location.user)): \(PostgresFailure.describe(error))")
     }
 
-    static func lost(_ location: DatabaseURL.PostgresLocation, _ error: any Error) -> StorageUnavailable {
+    package static func lost(_ location: DatabaseURL.PostgresLocation, _ error: any Error) -> StorageUnavailable {
         StorageUnavailable(
             "lost the connection to PostgreSQL at \(location.host):\(location.port) (database \(location.database)): \(PostgresFailure.describe(error))")
     }
@@ -137,7 +137,7 @@ extension StorageUnavailable {
 
 /// Short, secret-free descriptions of PostgresNIO's errors (its `PSQLError` prints "generic" text).
 enum PostgresFailure {
-    static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] {
                 let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
@@ -151,7 +151,7 @@ enum PostgresFailure {
 
     /// Whether the failure is the connection's (the server went away, the network failed) rather
     /// than the statement's: those are answered "try again later", not "bad request".
-    static func isConnectionLoss(_ error: any Error, connection: PostgresConnection?) -> Bool {
+    package static func isConnectionLoss(_ error: any Error, connection: PostgresConnection?) -> Bool {
         if error is StorageUnavailable { return true }
         if let connection, connection.isClosed { return true }
         guard let error = error as? PSQLError else { return error is ChannelError || error is IOError }

@@ -6,5 +6,5 @@ import StoreModel
 public struct StorageUnavailable: Error, CustomStringConvertible, TemporarilyUnavailable {
     public var description: String
     public var retryAfterSeconds: Int { 2 }
-    init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
