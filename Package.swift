@@ -195,6 +195,7 @@ let package = Package(
             "StoreServer", "StoreEngine", "StoreModel", "StoreSigning", "StoreViews", "StoreKitTypes", "StoreTestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         // Issue #28: app-shaped StoreKit 2 code (an SKDemo-style store, a Food Truck-style store
