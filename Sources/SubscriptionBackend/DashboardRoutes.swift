@@ -77,7 +77,7 @@ enum BackendDashboard {
             let form = DashboardForm(query: body)
             let next = safeNext(form["next"])
             guard let token else { return Response(status: .seeOther, headers: [.location: next]) }
-            guard let given = form["token"], constantTimeEqual(given, token) else {
+            guard let given = form["token"], ConstantTime.equal(given, token) else {
                 return DashboardPages.login(next: next, error: "That is not the backend's API token.", tokenRequired: true,
                                             status: .unauthorized)
             }
@@ -107,11 +107,11 @@ enum BackendDashboard {
 
     static func signedIn(_ request: Request, token: String) -> Bool {
         if let header = request.headers[.authorization], header.hasPrefix("Bearer "),
-           constantTimeEqual(String(header.dropFirst(7)), token) {
+           ConstantTime.equal(String(header.dropFirst(7)), token) {
             return true
         }
         guard let value = request.cookies[cookieName]?.value else { return false }
-        return constantTimeEqual(DashboardForm.unescape(Substring(value)), token)
+        return ConstantTime.equal(DashboardForm.unescape(Substring(value)), token)
     }
 
     static func cookie(_ token: String?) -> String {
@@ -126,8 +126,6 @@ enum BackendDashboard {
         return next
     }
 
-    /// Compares without an early exit, so timing does not reveal how much of a guess was right.
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool { ConstantTime.equal(a, b) }
 }
 
 /// `application/x-www-form-urlencoded` pairs (a query string or a posted form): `+` is a space,

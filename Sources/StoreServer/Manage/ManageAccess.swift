@@ -1,4 +1,5 @@
 import Foundation
+import StoreShared
 import Hummingbird
 
 /// Who may use the dashboard: the admin API's rule (`AdminAccess`). Without `--admin-token` it
@@ -35,7 +36,7 @@ struct ManageAccess: RouterMiddleware {
 
     static func signedIn(_ request: Request, token: String) -> Bool {
         guard let value = request.cookies[cookieName]?.value else { return false }
-        return AdminAccess.constantTimeEqual(FormEncoding.unescape(Substring(value)), token)
+        return ConstantTime.equal(FormEncoding.unescape(Substring(value)), token)
     }
 
     static func cookie(_ token: String?) -> String {

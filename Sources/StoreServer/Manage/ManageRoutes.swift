@@ -1,4 +1,5 @@
 import Foundation
+import StoreShared
 import Hummingbird
 import StoreEngine
 import StoreViews
@@ -75,7 +76,7 @@ struct ManageRoutes {
         guard SameOriginGuard.allows(request) else { return crossSite(query) }
         let form = try await request.formFields()
         let next = ManageQuery.safeBack(form["next"]) ?? "/manage"
-        guard let token, let presented = form["token"], AdminAccess.constantTimeEqual(presented, token) else {
+        guard let token, let presented = form["token"], ConstantTime.equal(presented, token) else {
             return ManageDocument.page("Sign in", query, section: nil, status: .unauthorized) { html in
                 html.element("h1", text: "Sign in")
                 html.element("p", [("class", "sk-error"), ("role", "alert")], text: "That is not the admin token.")
