@@ -1,5 +1,6 @@
 import Foundation
 import StoreModel
+import StoreSigning
 
 /// Apple's rules for whether a purchase may go ahead.
 public enum PurchaseRules {
@@ -26,13 +27,14 @@ public enum PurchaseRules {
     }
 
     /// StoreKitTest's purchase date: "a date in the past or the current moment. Dates in the
-    /// future aren't valid." Testing only, so never in Production; and not before 2000, where the
-    /// store's signing certificates begin.
+    /// future aren't valid." Testing only, so never in Production; and not before the store's
+    /// signing certificates begin (`CertificateProfile.notValidBefore`, 2000-01-01).
     public static func checkPurchaseDate(_ ms: Int64?, environment: StoreEnvironment, nowMs: Int64) throws(StoreError) {
         guard let ms else { return }
         guard environment != .production else { throw .invalidAction("a purchase date is a testing option, not available in Production") }
         guard ms <= nowMs else { throw .invalidAction("the purchase date \(ms) is in the future (now is \(nowMs)); use now or a date in the past") }
-        guard ms >= 946_684_800_000 else { throw .invalidAction("the purchase date \(ms) is before 2000-01-01") }
+        let earliest = Int64(CertificateProfile.notValidBefore.timeIntervalSince1970 * 1000)
+        guard ms >= earliest else { throw .invalidAction("the purchase date \(ms) is before \(earliest), where the store's signing certificates begin") }
     }
 
     /// An owned non-consumable can't be bought twice, nor a subscription the customer is already
