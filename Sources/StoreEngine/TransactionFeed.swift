@@ -127,14 +127,23 @@ final class TransactionFeed: Sendable {
             state.worlds[reservation.world] = sequence
             guard !ready.isEmpty else { return }
             // Yielded under the lock, so two settlements cannot hand a listener changes out of order.
-            let targets = state.listeners.values.filter { $0.key.world == reservation.world }
-            var byKey: [Key: [TransactionRecord]] = [:]
-            for record in ready {
-                byKey[Key(world: reservation.world, bundleId: record.bundleId, customer: record.customer), default: []].append(record)
-            }
-            for target in targets {
-                if let changed = byKey[target.key] { target.continuation.yield(.transactions(changed)) }
-            }
+            Self.yield(Self.byCustomer(ready, world: reservation.world), as: Change.transactions, to: state.listeners)
+        }
+    }
+
+    /// Records grouped by the listener key they concern.
+    private static func byCustomer<Record>(_ records: some Swift.Sequence<Record>, world: String) -> [Key: [Record]]
+    where Record: CustomerScoped {
+        var byKey: [Key: [Record]] = [:]
+        for record in records { byKey[Key(world: world, bundleId: record.bundleId, customer: record.customer), default: []].append(record) }
+        return byKey
+    }
+
+    /// Hands each listener the records of its key, wrapped as one change.
+    private static func yield<Record>(_ byKey: [Key: [Record]], as change: ([Record]) -> Change, to listeners: [Int: Listener]) {
+        guard !byKey.isEmpty else { return }
+        for target in listeners.values {
+            if let records = byKey[target.key] { target.continuation.yield(change(records)) }
         }
     }
 
@@ -143,16 +152,9 @@ final class TransactionFeed: Sendable {
     func announce(world: String, subscriptions: [SubscriptionRecord], besides transactions: [TransactionRecord]) {
         guard !subscriptions.isEmpty else { return }
         let told = Set(transactions.map(\.originalId))
-        var byKey: [Key: [SubscriptionRecord]] = [:]
-        for record in subscriptions where !told.contains(record.originalId) {
-            byKey[Key(world: world, bundleId: record.bundleId, customer: record.customer), default: []].append(record)
-        }
+        let byKey = Self.byCustomer(subscriptions.lazy.filter { !told.contains($0.originalId) }, world: world)
         guard !byKey.isEmpty else { return }
-        state.withLock { state in
-            for target in state.listeners.values {
-                if let changed = byKey[target.key] { target.continuation.yield(.subscriptions(changed)) }
-            }
-        }
+        state.withLock { Self.yield(byKey, as: Change.subscriptions, to: $0.listeners) }
     }
 
     /// A customer's storefront changed (durable): every app's listener of that customer is told.
@@ -191,3 +193,12 @@ final class TransactionFeed: Sendable {
 
     var listenerCount: Int { state.withLock { $0.listeners.count } }
 }
+
+/// A stored row that belongs to one customer of one app: what a feed listener is keyed by.
+protocol CustomerScoped {
+    var bundleId: String { get }
+    var customer: String { get }
+}
+
+extension TransactionRecord: CustomerScoped {}
+extension SubscriptionRecord: CustomerScoped {}
