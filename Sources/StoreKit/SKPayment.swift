@@ -17,11 +17,13 @@ open class SKPayment: NSObject, @unchecked Sendable {
         var paymentDiscount: SKPaymentDiscount?
     }
 
+    /// Mirrors StoreKit's `SKPayment(product:)`: a payment for one of `product`, from an `SKProductsRequest` answer.
     public init(product: SKProduct) {
         storage = Storage(productIdentifier: product.productIdentifier, product: product)
         super.init()
     }
 
+    /// An empty payment, with no product identifier; `SKMutablePayment` fills one in.
     public override init() {
         storage = Storage()
         super.init()
@@ -32,6 +34,7 @@ open class SKPayment: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// Mirrors StoreKit's `SKPayment.productIdentifier`: the product this payment buys.
     open var productIdentifier: String { storage.productIdentifier }
     /// Reserved by Apple for future use; must be nil (a non-nil value fails the payment with
     /// `SKError.unauthorizedRequestData`, as it does on Apple platforms).
@@ -47,6 +50,8 @@ open class SKPayment: NSObject, @unchecked Sendable {
     /// A promotional offer to apply.
     open var paymentDiscount: SKPaymentDiscount? { storage.paymentDiscount }
 
+    /// Payments are equal only when they are the same object, so the queue tells two buys of one product apart.
     open override func isEqual(_ object: Any?) -> Bool { (object as? SKPayment) === self }
+    /// Identity-based, to agree with `isEqual(_:)`.
     open override var hash: Int { ObjectIdentifier(self).hashValue }
 }

@@ -71,6 +71,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// The transactions in the queue: not finished yet.
     open var transactions: [SKPaymentTransaction] { state.get().transactions }
 
+    /// Mirrors StoreKit's `SKPaymentQueue.transactionObservers`: the observers added and not yet removed, in order.
     open var transactionObservers: [any SKPaymentTransactionObserver] { state.get().observers }
 
     /// The customer's storefront, once the queue has listened to the store (nil before).
@@ -355,8 +356,11 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     /// Hosted content was retired by Apple: there are never downloads to start, pause or cancel.
     open func start(_ downloads: [SKDownload]) {}
+    /// Does nothing: there are never downloads to pause.
     open func pause(_ downloads: [SKDownload]) {}
+    /// Does nothing: there are never downloads to resume.
     open func resume(_ downloads: [SKDownload]) {}
+    /// Does nothing: there are never downloads to cancel.
     open func cancel(_ downloads: [SKDownload]) {}
 
     // MARK: Delivery

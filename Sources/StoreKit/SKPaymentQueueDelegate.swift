@@ -9,6 +9,8 @@ public protocol SKPaymentQueueDelegate: NSObjectProtocol {
 }
 
 extension SKPaymentQueueDelegate {
+    /// StoreKit's default when the delegate does not implement it: go on with the transaction (true).
     public func paymentQueue(_ paymentQueue: SKPaymentQueue, shouldContinue transaction: SKPaymentTransaction, in newStorefront: SKStorefront) -> Bool { true }
+    /// StoreKit's default when the delegate does not implement it: show the consent (true).
     public func paymentQueueShouldShowPriceConsent(_ paymentQueue: SKPaymentQueue) -> Bool { true }
 }

@@ -23,6 +23,8 @@ open class SKPaymentTransaction: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// Mirrors StoreKit's `SKPaymentTransaction.transactionState`: where the transaction is now;
+    /// observers hear each change.
     open var transactionState: SKPaymentTransactionState { current.get().state }
     /// The store's transaction ID, once purchased or restored.
     open var transactionIdentifier: String? { current.get().transaction.map { String($0.id) } }
@@ -52,6 +54,7 @@ open class SKPaymentTransaction: NSObject, @unchecked Sendable {
         }
     }
 
+    /// The product, state and store transaction ID, for logs.
     open override var description: String {
         "<SKPaymentTransaction \(payment.productIdentifier) \(transactionState) \(transactionIdentifier ?? "-")>"
     }

@@ -27,12 +27,18 @@ public protocol SKPaymentTransactionObserver: NSObjectProtocol {
 }
 
 extension SKPaymentTransactionObserver {
+    /// Default for observers that do not implement it: ignore removed transactions.
     public func paymentQueue(_ queue: SKPaymentQueue, removedTransactions transactions: [SKPaymentTransaction]) {}
+    /// Default for observers that do not implement it: ignore the failed restore.
     public func paymentQueue(_ queue: SKPaymentQueue, restoreCompletedTransactionsFailedWithError error: any Error) {}
+    /// Default for observers that do not implement it: ignore the end of a restore.
     public func paymentQueueRestoreCompletedTransactionsFinished(_ queue: SKPaymentQueue) {}
+    /// Default for observers that do not implement it: ignore downloads (there are none).
     public func paymentQueue(_ queue: SKPaymentQueue, updatedDownloads downloads: [SKDownload]) {}
     /// StoreKit's default when the observer does not implement it: add the payment (true).
     public func paymentQueue(_ queue: SKPaymentQueue, shouldAddStorePayment payment: SKPayment, for product: SKProduct) -> Bool { true }
+    /// Default for observers that do not implement it: ignore the storefront change.
     public func paymentQueueDidChangeStorefront(_ queue: SKPaymentQueue) {}
+    /// Default for observers that do not implement it: ignore the revoked entitlements.
     public func paymentQueue(_ queue: SKPaymentQueue, didRevokeEntitlementsForProductIdentifiers productIdentifiers: [String]) {}
 }

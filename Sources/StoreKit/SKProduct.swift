@@ -20,20 +20,28 @@ open class SKProduct: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// Mirrors StoreKit's `SKProduct.productIdentifier`: the ID to put in an `SKPayment`; empty for `SKProduct()`.
     open var productIdentifier: String { product?.id ?? "" }
+    /// Mirrors StoreKit's `SKProduct.localizedTitle`: the product's display name in the storefront's language.
     open var localizedTitle: String { product?.displayName ?? "" }
+    /// Mirrors StoreKit's `SKProduct.localizedDescription`: the product's description in the storefront's language.
     open var localizedDescription: String { product?.description ?? "" }
+    /// Mirrors StoreKit's `SKProduct.price`: the price in the currency of `priceLocale`.
     open var price: NSDecimalNumber { NSDecimalNumber(decimal: product?.price ?? 0) }
     /// The storefront's locale with its currency (`en_US@currency=USD`).
     open var priceLocale: Locale {
         guard let product else { return Locale(identifier: "en_US@currency=USD") }
         return Self.locale(product.priceLocaleIdentifier, currency: product.currencyCode)
     }
+    /// Mirrors StoreKit's `SKProduct.isFamilyShareable`: whether family members get it through Family Sharing.
     open var isFamilyShareable: Bool { product?.isFamilyShareable ?? false }
     /// Hosted content was retired by Apple; no product here has any.
     open var isDownloadable: Bool { false }
+    /// Mirrors StoreKit's `SKProduct.downloadContentLengths`: always empty here.
     open var downloadContentLengths: [NSNumber] { [] }
+    /// Mirrors StoreKit's `SKProduct.contentVersion`: always empty here.
     open var contentVersion: String { "" }
+    /// Mirrors StoreKit's `SKProduct.downloadContentVersion`: always empty here.
     open var downloadContentVersion: String { "" }
     /// The renewal period of an auto-renewable subscription; nil for other products.
     open var subscriptionPeriod: SKProductSubscriptionPeriod? {
@@ -49,15 +57,19 @@ open class SKProduct: NSObject, @unchecked Sendable {
         guard let product else { return [] }
         return (product.subscription?.promotionalOffers ?? []).map { SKProductDiscount($0, of: product) }
     }
+    /// Mirrors StoreKit's `SKProduct.subscriptionGroupIdentifier`: the subscription's group; nil for other products.
     open var subscriptionGroupIdentifier: String? { product?.subscription?.subscriptionGroupID }
 
+    /// The identifier, title and price, for logs.
     open override var description: String { "<SKProduct \(productIdentifier) \(localizedTitle) \(price)>" }
 
+    /// Equal when the same object or made from the same StoreKit 2 product.
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? SKProduct else { return false }
         return other === self || (product != nil && other.product == product)
     }
 
+    /// Hashes the StoreKit 2 product (or the object for `SKProduct()`), to agree with `isEqual(_:)`.
     open override var hash: Int { product?.hashValue ?? ObjectIdentifier(self).hashValue }
 
     static func locale(_ identifier: String, currency: String) -> Locale {

@@ -18,14 +18,19 @@ open class SKProductDiscount: NSObject, @unchecked Sendable {
         case subscription = 1
     }
 
+    /// Mirrors StoreKit's `SKProductDiscount.price`: the offer's price, in the currency of `priceLocale`.
     open var price: NSDecimalNumber { NSDecimalNumber(decimal: offer?.price ?? 0) }
+    /// Mirrors StoreKit's `SKProductDiscount.priceLocale`: the product's storefront locale, with its currency.
     open var priceLocale: Locale { storedLocale }
     /// The offer's identifier; nil for an introductory offer.
     open var identifier: String? { offer?.type == .introductory ? nil : offer?.id }
+    /// Mirrors StoreKit's `SKProductDiscount.subscriptionPeriod`: the length of one offer period.
     open var subscriptionPeriod: SKProductSubscriptionPeriod {
         offer.map { SKProductSubscriptionPeriod($0.period) } ?? SKProductSubscriptionPeriod()
     }
+    /// Mirrors StoreKit's `SKProductDiscount.numberOfPeriods`: how many `subscriptionPeriod`s the offer lasts.
     open var numberOfPeriods: Int { offer?.periodCount ?? 0 }
+    /// Mirrors StoreKit's `SKProductDiscount.paymentMode`: free trial, pay as you go or pay up front.
     open var paymentMode: PaymentMode {
         switch offer?.paymentMode {
         case .some(.freeTrial): .freeTrial
@@ -33,6 +38,7 @@ open class SKProductDiscount: NSObject, @unchecked Sendable {
         default: .payAsYouGo
         }
     }
+    /// Mirrors StoreKit's `SKProductDiscount.type`: introductory, or `.subscription` for a promotional offer.
     open var type: `Type` { offer?.type == .introductory ? .introductory : .subscription }
 
     private let offer: Product.SubscriptionOffer?
@@ -44,6 +50,7 @@ open class SKProductDiscount: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// An empty discount, as `SKProductDiscount()` is on Apple platforms (tests subclass it).
     public override init() {
         offer = nil
         storedLocale = Locale(identifier: "en_US@currency=USD")

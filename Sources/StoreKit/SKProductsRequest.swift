@@ -7,6 +7,7 @@ import OpenStoreKit
 open class SKProductsRequest: SKRequest, @unchecked Sendable {
     private let productIdentifiers: Set<String>
 
+    /// Mirrors StoreKit's `SKProductsRequest(productIdentifiers:)`: the products to load; call `start()` to send.
     public init(productIdentifiers: Set<String>) {
         self.productIdentifiers = productIdentifiers
         super.init()

@@ -14,11 +14,13 @@ open class SKReceiptRefreshRequest: SKRequest, @unchecked Sendable {
         super.init()
     }
 
+    /// A refresh with no test properties; call `start()` to send.
     public override init() {
         properties = Unchecked(nil)
         super.init()
     }
 
+    /// Mirrors StoreKit's `SKReceiptRefreshRequest.receiptProperties`: the properties it was made with, unused.
     open var receiptProperties: [String: Any]? { properties.value }
 
     override func perform(_ connection: StoreConnection) async {
@@ -34,5 +36,7 @@ open class SKReceiptRefreshRequest: SKRequest, @unchecked Sendable {
 
 /// Receipt property keys for `SKReceiptRefreshRequest(receiptProperties:)` (sandbox only).
 public let SKReceiptPropertyIsExpired = "expired"
+/// Mirrors StoreKit's `SKReceiptPropertyIsRevoked`: asks the sandbox for a revoked receipt (kept, not applied).
 public let SKReceiptPropertyIsRevoked = "revoked"
+/// Mirrors StoreKit's `SKReceiptPropertyIsVolumePurchase`: asks the sandbox for a volume-purchase receipt (kept, not applied).
 public let SKReceiptPropertyIsVolumePurchase = "vpp"

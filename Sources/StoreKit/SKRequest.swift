@@ -13,6 +13,7 @@ open class SKRequest: NSObject, @unchecked Sendable {
     private let running = LockedBox<Task<Void, Never>?>(nil)
     private let cancelled = LockedBox(false)
 
+    /// A request with no delegate; subclasses add what they ask for.
     public override init() { super.init() }
 
     /// Sends the request to the store. Calling it again while it runs does nothing.

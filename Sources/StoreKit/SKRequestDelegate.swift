@@ -10,6 +10,8 @@ public protocol SKRequestDelegate: NSObjectProtocol {
 }
 
 extension SKRequestDelegate {
+    /// Default for delegates that do not implement it: ignore the finish.
     public func requestDidFinish(_ request: SKRequest) {}
+    /// Default for delegates that do not implement it: ignore the failure.
     public func request(_ request: SKRequest, didFailWithError error: any Error) {}
 }

@@ -106,8 +106,11 @@ extension Product {
         }
         /// Custom keys are accepted and ignored, as the App Store ignores keys it does not know.
         public static func custom(key: String, value: String) -> PurchaseOption { .init(.custom(key: key, value: .string(value))) }
+        /// A custom number option; accepted and ignored, like the string form.
         public static func custom(key: String, value: Double) -> PurchaseOption { .init(.custom(key: key, value: .double(value))) }
+        /// A custom Boolean option; accepted and ignored, like the string form.
         public static func custom(key: String, value: Bool) -> PurchaseOption { .init(.custom(key: key, value: .bool(value))) }
+        /// A custom data option; accepted and ignored, like the string form.
         public static func custom(key: String, value: Data) -> PurchaseOption { .init(.custom(key: key, value: .data(value))) }
     }
 }

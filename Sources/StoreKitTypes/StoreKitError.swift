@@ -29,6 +29,7 @@ public enum StoreKitError: Error, Sendable {
 }
 
 extension StoreKitError: CustomStringConvertible {
+    /// Names the case as `StoreKitError.<case>`, with the underlying error where there is one, for logs.
     public var description: String {
         switch self {
         case .unknown: "StoreKitError.unknown"
@@ -60,6 +61,7 @@ public enum OpenStoreKitError: Error, Sendable, Equatable, CustomStringConvertib
     /// The store's root certificate is not the one this client pinned or was given.
     case untrustedStore(String)
 
+    /// A short sentence for logs and error messages, with the store's detail appended.
     public var description: String {
         switch self {
         case .notConfigured(let m): "not configured: \(m)"

@@ -9,6 +9,7 @@ public struct Storefront: Identifiable, Hashable, Sendable {
     /// The currency the storefront charges in, when known.
     public let currency: Locale.Currency?
 
+    /// A storefront as the client library builds it from the store's answer or a transaction.
     public init(id: String, countryCode: String, currency: Locale.Currency? = nil) {
         self.id = id
         self.countryCode = countryCode

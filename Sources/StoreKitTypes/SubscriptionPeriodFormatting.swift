@@ -19,12 +19,15 @@ extension Product {
     /// Formats the length of a date range in whole years, months, weeks and days, spelled out
     /// ("1 year", "2 months, 1 week"): what `subscriptionPeriodFormatStyle` does on a device.
     public struct SubscriptionPeriodFormatStyle: Foundation.FormatStyle, Sendable {
+        /// The locale the words are chosen for; only its language matters.
         public var locale: Locale
 
+        /// A style for `locale`; the product's `subscriptionPeriodFormatStyle` passes the storefront's.
         public init(locale: Locale = .current) {
             self.locale = locale
         }
 
+        /// Spells out the range's length, e.g. "1 month" or "1 year, 2 weeks" (UTC, Gregorian calendar).
         public func format(_ value: Range<Date>) -> String {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
@@ -40,6 +43,7 @@ extension Product {
             return amounts.map { words.count($0.0, $0.1) }.joined(separator: ", ")
         }
 
+        /// The same style in another locale, as `FormatStyle.locale(_:)` asks.
         public func locale(_ locale: Locale) -> SubscriptionPeriodFormatStyle {
             SubscriptionPeriodFormatStyle(locale: locale)
         }
@@ -88,16 +92,20 @@ extension Product.SubscriptionPeriod.Unit {
 
     /// `Product.SubscriptionPeriod.Unit.FormatStyle`: names a unit ("month") in a locale.
     public struct FormatStyle: Foundation.FormatStyle, Sendable {
+        /// The locale the unit is named in; only its language matters.
         public var locale: Locale
 
+        /// A style for `locale`; the product's `subscriptionPeriodUnitFormatStyle` passes the storefront's.
         public init(locale: Locale = .current) {
             self.locale = locale
         }
 
+        /// The unit's name in lower case ("month", "mois").
         public func format(_ value: Product.SubscriptionPeriod.Unit) -> String {
             PeriodWords(locale).name(value).lowercased(with: locale)
         }
 
+        /// The same style in another locale, as `FormatStyle.locale(_:)` asks.
         public func locale(_ locale: Locale) -> Self { Self(locale: locale) }
     }
 }

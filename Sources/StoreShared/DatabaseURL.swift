@@ -10,12 +10,20 @@ public enum DatabaseURL: Sendable, Equatable, CustomStringConvertible {
     /// A PostgreSQL server and database. `tls` follows libpq's `sslmode`: `disable` (the default
     /// here, for loopback and private networks), `prefer` or `require`.
     public struct PostgresLocation: Sendable, Equatable {
+        /// Host name or address exactly as the URL gives it.
         public var host: String
+        /// The URL's port, or PostgreSQL's usual 5432 when it names none.
         public var port: Int
+        /// Role to log in as, percent-decoded, so a `%40` in the URL logs in as `@`.
         public var user: String
+        /// Percent-decoded; `nil` when the URL has none. Never printed: `description` shows `***`.
         public var password: String?
+        /// The URL's path without its leading `/`, percent-decoded.
         public var database: String
+        /// From `?sslmode=`; `.disable` when the URL leaves it out.
         public var tls: TLSMode
+        /// The subset of libpq's `sslmode` values understood here; any other value fails parsing
+        /// rather than silently connecting without TLS.
         public enum TLSMode: String, Sendable { case disable, prefer, require }
     }
 
@@ -72,8 +80,11 @@ public enum DatabaseURL: Sendable, Equatable, CustomStringConvertible {
 
 /// A database URL that cannot be used, with what to write instead.
 public struct DatabaseURLError: Error, CustomStringConvertible {
+    /// The text as given. It may hold a password, so `description` shows only its scheme.
     public var url: String
+    /// What is wrong and the form to use instead, written for the person who typed the URL.
     public var reason: String
+    /// Scheme and reason only: the full URL is left out because it may carry a password.
     public var description: String {
         // The URL may carry a password: name its scheme only.
         let scheme = url.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""

@@ -4,6 +4,7 @@
 public final class HTMLWriter {
     private var bytes: [UInt8]
 
+    /// Reserves `capacity` bytes up front so a typical page is written without the buffer regrowing.
     public init(capacity: Int = 16_384) {
         bytes = []
         bytes.reserveCapacity(capacity)
@@ -30,6 +31,7 @@ public final class HTMLWriter {
         bytes.append(0x3E)  // >
     }
 
+    /// `</tag>`. The writer keeps no stack of open tags: every `open` needs its own `close`.
     public func close(_ tag: String) {
         bytes.append(0x3C)
         bytes.append(0x2F)  // /
@@ -44,6 +46,7 @@ public final class HTMLWriter {
         close(tag)
     }
 
+    /// An element whose children `content` writes; opened and closed around it, so nesting stays balanced.
     public func element(_ tag: String, _ attributes: [(String, String?)] = [], _ content: () -> Void) {
         open(tag, attributes)
         content()
@@ -59,6 +62,7 @@ public final class HTMLWriter {
         close(tag)
     }
 
+    /// Text content, escaped, so catalog and user strings can never become markup.
     public func text(_ text: String) {
         appendEscaped(text, attribute: false)
     }

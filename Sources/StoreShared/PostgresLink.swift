@@ -107,6 +107,7 @@ public actor PostgresLink {
     /// connection cut before any row came back runs once more on a new connection.
     public nonisolated var sql: any SQLDatabase { PostgresLinkSQL(link: self) }
 
+    /// Closes the connection now rather than at deinit; a later `connection()` would open a new one.
     public func close() async {
         if let current { try? await current.close() }
         current = nil

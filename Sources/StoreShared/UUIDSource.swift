@@ -7,6 +7,7 @@ import Synchronization
 public struct UUIDSource: Sendable {
     private let make: @Sendable () -> UUID
 
+    /// A source from any generator; `.system` and `.seeded(_:)` cover production and tests.
     public init(_ make: @escaping @Sendable () -> UUID) {
         self.make = make
     }
@@ -20,6 +21,7 @@ public struct UUIDSource: Sendable {
         return UUIDSource { generator.next() }
     }
 
+    /// The next identifier as a `UUID`; `nextString()` gives the lowercased text records store.
     public func next() -> UUID { make() }
 
     /// Lowercased, as Apple's payloads and our records carry UUIDs.

@@ -24,6 +24,7 @@ public final class WakeSignal: Sendable {
 
     private let state = Mutex(State())
 
+    /// Starts with no signal pending and nobody waiting.
     public init() {}
 
     /// Wakes every waiter now, or the next `wait` when nobody waits yet.

@@ -8,6 +8,7 @@ import Synchronization
 public struct WallClock: Sendable {
     private let read: @Sendable () -> Int64
 
+    /// A clock that calls `read` on every `nowMs()`, so a test can supply any time it likes.
     public init(_ read: @escaping @Sendable () -> Int64) {
         self.read = read
     }
@@ -20,6 +21,7 @@ public struct WallClock: Sendable {
         WallClock { clock.nowMs }
     }
 
+    /// Milliseconds since 1970, read afresh on every call, so a manual clock's `advance` shows at once.
     public func nowMs() -> Int64 { read() }
 }
 
@@ -27,9 +29,12 @@ public struct WallClock: Sendable {
 public final class ManualWallClock: Sendable {
     private let value: Mutex<Int64>
 
+    /// Starts at `nowMs` and stays there until `advance(byMs:)` moves it.
     public init(nowMs: Int64) { value = Mutex(nowMs) }
 
+    /// The current reading; behind a lock, so any task may read it while a test advances it.
     public var nowMs: Int64 { value.withLock { $0 } }
 
+    /// Moves the time by `ms` (negative moves it back); every `WallClock.manual` view of this clock sees it at once.
     public func advance(byMs ms: Int64) { value.withLock { $0 += ms } }
 }

@@ -10,6 +10,7 @@ public struct APIKey: Sendable, Equatable, Codable {
     /// SPKI PEM ("-----BEGIN PUBLIC KEY-----") of the P-256 key.
     public var publicKeyPEM: String
 
+    /// Registers an existing key; `APIKeyFactory.generate` makes a new one with its private half.
     public init(keyId: String, issuerId: String, bundleId: String, publicKeyPEM: String) {
         self.keyId = keyId
         self.issuerId = issuerId

@@ -19,6 +19,8 @@ public struct APITokenSigner: Sendable {
         /// The audience; only `appstoreconnect-v1` is valid.
         public var audience: String
 
+        /// Defaults are the valid shape (ES256, `appstoreconnect-v1`, 5 minutes); override one to
+        /// make a token the verifier must reject.
         public init(
             includeIssuedAt: Bool, fractionalDates: Bool, audienceAsArray: Bool = false,
             lifetime: TimeInterval = 300, algorithm: String = "ES256", audience: String = APITokenVerifier.audience
@@ -37,8 +39,11 @@ public struct APITokenSigner: Sendable {
         public static let swift = Options(includeIssuedAt: true, fractionalDates: true)
     }
 
+    /// Sent as the header's `kid`, so the server can find the registered key.
     public var keyId: String
+    /// Sent as the `iss` claim; must match the registered key's issuer.
     public var issuerId: String
+    /// Sent as the `bid` claim; must match the registered key's bundle ID.
     public var bundleId: String
     private let privateKey: P256.Signing.PrivateKey
 
@@ -50,6 +55,7 @@ public struct APITokenSigner: Sendable {
         self.privateKey = try P256.Signing.PrivateKey(pemRepresentation: privateKeyP8)
     }
 
+    /// A signer for a key `APIKeyFactory.generate` just made, as a test or the CLI holds it.
     public init(generated: GeneratedAPIKey) throws {
         try self.init(
             keyId: generated.key.keyId, issuerId: generated.key.issuerId,

@@ -12,6 +12,7 @@ public struct APITokenVerifier: Sendable {
     /// Tolerated clock difference between caller and store.
     public var clockSkew: TimeInterval
 
+    /// Defaults follow Apple: tokens live at most an hour, and a minute of clock skew is tolerated.
     public init(maxLifetime: TimeInterval = 3600, clockSkew: TimeInterval = 60) {
         self.maxLifetime = maxLifetime
         self.clockSkew = clockSkew

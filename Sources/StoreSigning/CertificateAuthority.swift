@@ -13,14 +13,21 @@ import X509
 /// ``CertificateProfile/notValidBefore`` ... ``CertificateProfile/notValidAfter`` so any
 /// `signedDate` a time-travelling world emits stays inside the chain's validity.
 public struct CertificateAuthority: Sendable {
+    /// The PEM text this authority was built from, to persist so the root survives a restart.
     public let material: CertificateAuthorityMaterial
+    /// The self-signed trust anchor: the certificate clients pin to accept what the leaf signs.
     public let rootCertificate: Certificate
+    /// Issued by the root, carrying Apple's WWDR marker OID; `x5c[1]`, and included in signed receipts.
     public let intermediateCertificate: Certificate
+    /// Issued by the intermediate, carrying Apple's receipt-signing marker OID; signs JWS and receipts.
     public let leafCertificate: Certificate
     /// The key that signs every JWS; its public half is in ``leafCertificate``.
     public let leafPrivateKey: P256.Signing.PrivateKey
+    /// DER bytes of the root, for Apple's verifiers (they take DER) and `x5c[2]`.
     public let rootDER: [UInt8]
+    /// DER bytes of the intermediate, `x5c[1]`.
     public let intermediateDER: [UInt8]
+    /// DER bytes of the leaf, `x5c[0]`.
     public let leafDER: [UInt8]
 
     /// `[leaf, intermediate, root]`, the `x5c` order.

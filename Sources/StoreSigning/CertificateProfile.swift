@@ -14,8 +14,12 @@ public enum CertificateProfile {
     /// 2199-12-31T23:59:59Z: later than any world whose clock was advanced years ahead.
     public static let notValidAfter = Date(timeIntervalSince1970: 7_258_118_399)
 
+    /// The `O` of every subject and issuer name in the chain.
     public static let organization = "OpenStoreKit"
+    /// The root's `CN`, in both its subject and issuer names, since the root issues itself.
     public static let rootCommonName = "OpenStoreKit Root CA"
+    /// The intermediate's `CN`; the leaf's issuer name must equal the intermediate's subject.
     public static let intermediateCommonName = "OpenStoreKit Intermediate CA"
+    /// The leaf's `CN`: the certificate whose key signs every JWS.
     public static let leafCommonName = "OpenStoreKit Store Signing"
 }

@@ -7,6 +7,7 @@ import Foundation
 /// `IntroductoryOfferEligibilitySignatureCreator`). Verified like a JWS promotional offer, with
 /// the app's In-App Purchase key (`PromotionalOfferV2Signature.verify`).
 public enum IntroductoryOfferEligibilitySignature {
+    /// The `aud` claim that tells this JWS apart from a promotional-offer one signed the same way.
     public static let audience = "introductory-offer-eligibility"
 
     /// Signs like Apple's `IntroductoryOfferEligibilitySignatureCreator.createSignature` (for tests and tools).

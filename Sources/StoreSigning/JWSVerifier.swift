@@ -9,9 +9,11 @@ import X509
 /// (intermediate) chain to the configured root, whatever `x5c[2]` says; the marker OIDs are
 /// present; every certificate is valid at the validation time; the leaf's ES256 signature holds.
 public struct JWSVerifier: Sendable {
+    /// The only root trusted; whatever `x5c[2]` carries is ignored, as Apple's verifier does.
     public let rootCertificate: Certificate
     private let cache = ChainCache()
 
+    /// Trusts `rootCertificateDER` (the DER Apple's `SignedDataVerifier` takes); invalid DER throws `JWSError.invalidChain`.
     public init(rootCertificateDER: [UInt8]) throws {
         do {
             rootCertificate = try Certificate(derEncoded: rootCertificateDER)

@@ -9,22 +9,32 @@ import Foundation
 /// This type checks the signature and reads the claims; which claims a purchase accepts is the
 /// engine's business (`PromotionalOfferRules`).
 public enum PromotionalOfferV2Signature {
+    /// The `aud` Apple's `PromotionalOfferV2SignatureCreator` writes, which the engine checks for.
     public static let audience = "promotional-offer"
 
+    /// The claims as sent, each optional: judging them is the engine's job (`PromotionalOfferRules`), not this type's.
     public struct Claims: Sendable, Equatable {
+        /// `iss`: the issuer ID of the developer's In-App Purchase key.
         public var issuer: String?
+        /// `bid`: the app the offer was signed for.
         public var bundleId: String?
+        /// `aud` as a list (RFC 7519 allows a string or an array); empty when absent.
         public var audiences: [String]
         /// `iat` in seconds (PyJWT writes integers, JWTKit fractions).
         public var issuedAt: Double?
+        /// `nonce`: the UUID Apple's creators put in every signature (lowercase when `sign` makes it).
         public var nonce: String?
+        /// `productId`: the product the offer applies to.
         public var productId: String?
+        /// `offerIdentifier`: the promotional offer's ID from App Store Connect.
         public var offerIdentifier: String?
+        /// `transactionId`: optional in a promotional offer, present in an introductory-offer eligibility JWS.
         public var transactionId: String?
         /// `allowIntroductoryOffer`, in an introductory-offer-eligibility JWS (same form, another audience).
         public var allowIntroductoryOffer: Bool? = nil
     }
 
+    /// Why `verify` refused the JWS; which claims are acceptable is checked later, by the engine.
     public enum Failure: Error, Sendable, Equatable {
         case malformed
         case unsupportedAlgorithm

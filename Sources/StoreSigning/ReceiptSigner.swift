@@ -8,6 +8,7 @@ import Foundation
 /// holds it. `verify` checks a receipt the way `/verifyReceipt` must: the signature chains to the
 /// store's root, then the payload is read back.
 public enum ReceiptSigner {
+    /// Why a receipt was refused: broken bytes versus a signature this store did not make.
     public enum Failure: Error, Sendable, Equatable {
         /// Not base64, not PKCS#7 SignedData, or a payload that is not the receipt layout.
         case malformed(String)

@@ -8,11 +8,14 @@ import Synchronization
 public final class LeaseBook: Sendable {
     private let state = Mutex<(active: Bool, epochs: [String: Int64])>((false, [:]))
 
+    /// Starts inactive: with one process, nothing is fenced until `activate()`.
     public init() {}
 
     /// Many instances: from now on every write of a world is fenced.
     public func activate() { state.withLock { $0.active = true } }
+    /// Records the epoch this process was granted for `world`; its writes carry it from now on.
     public func hold(_ world: String, epoch: Int64) { state.withLock { $0.epochs[world] = epoch } }
+    /// Forgets a world given up or lost; once active, later writes of it carry epoch -1 and are refused.
     public func drop(_ world: String) { _ = state.withLock { $0.epochs.removeValue(forKey: world) } }
 
     /// The epochs a write of `worlds` must still find, each the lower of what its writer decided

@@ -25,8 +25,11 @@ enum LeaseCheck {
 /// Another instance took these worlds over: this writer's lease epoch is stale, so nothing was
 /// written. The writer gives the worlds up; the request goes to their new owner.
 public struct LeaseLost: Error, CustomStringConvertible, TemporarilyUnavailable {
+    /// The worlds whose lease has moved on, sorted.
     public var worlds: [String]
+    /// Short: the worlds already have a new owner for the retried request to reach.
     public var retryAfterSeconds: Int { 1 }
+    /// Names the worlds, for the log.
     public var description: String { "not written: world \(worlds.joined(separator: ", ")) is now owned by another instance" }
 }
 

@@ -2,12 +2,19 @@ import SQLKit
 
 /// An App Store Server API key as stored: the public half only, scoped to one app and one world.
 public struct APIKeyRecord: Sendable, Equatable {
+    /// The header `kid` tokens are signed under: the primary key a key is looked up by.
     public var keyId: String
+    /// The `iss` a token must carry.
     public var issuerId: String
+    /// The app the key may call for: a token's `bid` must equal it.
     public var bundleId: String
+    /// The world the key's Server API calls read and change.
     public var world: String
+    /// SPKI PEM of the public half; the private `.p8` is handed out once and never stored.
     public var publicKeyPEM: String
+    /// When the key was made; `apiKeys` lists keys oldest first.
     public var createdMs: Int64
+    /// Written once, by `insertAPIKey`.
     public init(keyId: String, issuerId: String, bundleId: String, world: String, publicKeyPEM: String, createdMs: Int64) {
         self.keyId = keyId
         self.issuerId = issuerId
@@ -33,10 +40,13 @@ extension StoreDatabase {
         }
     }
 
+    /// The key a token's `kid` names, or nil. Read on each unknown `kid`, so a key another process
+    /// just committed works at once.
     public func apiKey(id: String) async throws -> APIKeyRecord? {
         try await readSQL.raw("SELECT * FROM api_keys WHERE key_id = \(bind: id)").first().map(Self.apiKey(from:))
     }
 
+    /// Registered keys, oldest first; only one app's when `bundleId` is given.
     public func apiKeys(bundleId: String? = nil) async throws -> [APIKeyRecord] {
         if let bundleId {
             return try await readSQL.raw("SELECT * FROM api_keys WHERE bundle_id = \(bind: bundleId) ORDER BY created_ms, key_id")

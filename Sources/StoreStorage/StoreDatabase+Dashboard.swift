@@ -2,12 +2,19 @@ import SQLKit
 
 /// A transaction's span of time without its payload: the dashboard's timelines read thousands.
 public struct TransactionSpanRecord: Sendable, Equatable {
+    /// The transaction's ID; `transactions(ids:)` reads full rows by it when a payload is needed.
     public var id: Int64
+    /// Groups the spans of one subscription chain.
     public var originalId: Int64
+    /// The product bought, so spans can be told apart without the payload.
     public var productId: String
+    /// The subscription group; nil for products outside one.
     public var groupId: String?
+    /// Where the span starts.
     public var purchaseMs: Int64
+    /// Where it ends; nil for purchases that never expire.
     public var expiresMs: Int64?
+    /// When it was refunded or revoked; nil otherwise.
     public var revokedMs: Int64?
 }
 
@@ -15,15 +22,23 @@ public struct TransactionSpanRecord: Sendable, Equatable {
 /// starting no later than the previous one ended, none revoked; a revoked period is a run of its
 /// own. A customer renewed monthly for years is one run, not a thousand rows.
 public struct SubscriptionRunRecord: Sendable, Equatable {
+    /// The chain the run belongs to.
     public var originalId: Int64
+    /// The one product all the run's periods share: a change of product starts a new run.
     public var productId: String
+    /// How many periods (transactions) the run holds.
     public var periods: Int
+    /// Lowest transaction ID in the run: its first period.
     public var firstId: Int64
+    /// Highest transaction ID in the run: its latest period.
     public var lastId: Int64
+    /// Purchase date of the run's first period.
     public var startMs: Int64
     /// Where the run's last period starts.
     public var lastStartMs: Int64
+    /// The latest expiry among its periods: where the run ends.
     public var endMs: Int64
+    /// Set when the run is a revoked period, which is always a run of its own.
     public var revokedMs: Int64?
 }
 

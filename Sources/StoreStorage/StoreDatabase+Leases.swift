@@ -105,6 +105,8 @@ extension StoreDatabase {
             """).first(decodingColumn: "n", as: Int.self) ?? 0
     }
 
+    /// The instances that sent a heartbeat within `withinMs`, earliest started first, each with the
+    /// worlds it holds an unexpired lease on. Ages are measured by the database's clock.
     public func liveInstances(withinMs: Int64) async throws -> [StoreInstance] {
         let now = Self.databaseNowMs
         let instances = try await readSQL.raw("""
@@ -149,20 +151,30 @@ extension StoreDatabase {
 
 /// A world's lease as the database holds it.
 public struct WorldLease: Sendable, Equatable {
+    /// The world the lease is for: one row per world, kept when expired so its epoch keeps rising.
     public var world: String
+    /// The instance holding it (its ID in `store_instances`).
     public var owner: String
     /// Where the owner takes requests forwarded to it (its `--advertise-url`).
     public var address: String
+    /// Raised on every grant; writes carry it and are refused once it has moved on (`LeaseLost`).
     public var epoch: Int64
+    /// Expiry by the database's clock; 0 once the lease was handed back.
     public var expiresMs: Int64
+    /// Worked out by the database when read, so callers never compare clocks.
     public var expired: Bool
 }
 
 /// A running instance, as its heartbeats show it.
 public struct StoreInstance: Sendable, Equatable {
+    /// The instance's ID: the `owner` of its leases.
     public var id: String
+    /// Where it takes forwarded requests, as of its latest heartbeat.
     public var address: String
+    /// When it first sent a heartbeat, by the database's clock.
     public var startedMs: Int64
+    /// Time since its last heartbeat, both ends read from the database's clock, so instance clocks do not matter.
     public var heartbeatAgeMs: Int64
+    /// The worlds it holds unexpired leases on.
     public var worlds: [String]
 }

@@ -9,14 +9,17 @@ public struct StoreCounts: Sendable, Equatable {
     public var eventsByType: [String: Int64] = [:]
     /// Send attempts of server notifications by `sendAttemptResult`.
     public var sendAttemptsByResult: [String: Int64] = [:]
+    /// Customer accounts across every world.
     public var customers: Int64 = 0
     /// Per world: notifications waiting for a next attempt, and the oldest one's `signedDate`.
     public var pendingNotifications: [String: (count: Int64, oldestSignedMs: Int64)] = [:]
     /// Per world: the earliest renewal-schedule event time of its subscriptions.
     public var earliestSubscriptionEventMs: [String: Int64] = [:]
 
+    /// All counts empty; `storeCounts` fills them in.
     public init() {}
 
+    /// Written out because tuples are not `Equatable`: `pendingNotifications` is compared value by value.
     public static func == (a: StoreCounts, b: StoreCounts) -> Bool {
         a.transactionsByKind == b.transactionsByKind && a.eventsByType == b.eventsByType
             && a.sendAttemptsByResult == b.sendAttemptsByResult && a.customers == b.customers

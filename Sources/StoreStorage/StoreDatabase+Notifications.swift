@@ -2,18 +2,27 @@ import SQLKit
 
 /// A page of Notification History: filters AND together; rows come in `seq` order after a cursor.
 public struct NotificationHistoryQuery: Sendable, Equatable {
+    /// The world to read from.
     public var world: String
+    /// The app whose notifications are listed: Apple's history is per app.
     public var bundleId: String
     /// `signed_ms >= startMs`
     public var startMs: Int64
     /// `signed_ms < endMs`
     public var endMs: Int64
+    /// `notificationType` to match; nil for any.
     public var type: String?
+    /// `subtype` to match; nil for any.
     public var subtype: String?
+    /// Only this customer's notifications; nil for all.
     public var customer: String?
+    /// Apple's `onlyFailures`: only notifications not delivered (yet).
     public var onlyFailures: Bool
+    /// Exclusive cursor on `seq`: the last row of the previous page.
     public var afterSeq: Int64?
+    /// Page size; a negative value reads nothing.
     public var limit: Int
+    /// Only the window and page size are required; every other filter is off by default.
     public init(
         world: String, bundleId: String, startMs: Int64, endMs: Int64, type: String? = nil, subtype: String? = nil,
         customer: String? = nil, onlyFailures: Bool = false, afterSeq: Int64? = nil, limit: Int
@@ -58,10 +67,12 @@ extension StoreDatabase {
             """).first(decodingColumn: "due", as: Int64?.self) ?? nil
     }
 
+    /// The TEST notification a `testNotificationToken` names (Get Test Notification Status).
     public func notification(testToken: String) async throws -> NotificationRecord? {
         try await readSQL.raw("SELECT * FROM notifications WHERE test_token = \(bind: testToken)").first().map(Self.notification(from:))
     }
 
+    /// One outbox row by its change number, delivered or not.
     public func notification(seq: Int64) async throws -> NotificationRecord? {
         try await readSQL.raw("SELECT * FROM notifications WHERE seq = \(bind: seq)").first().map(Self.notification(from:))
     }
@@ -79,6 +90,7 @@ extension StoreDatabase {
             """).all().map(Self.notification(from:))
     }
 
+    /// One page of Get Notification History: the query's filters, `seq` order, TEST notifications left out.
     public func notificationHistory(_ query: NotificationHistoryQuery) async throws -> [NotificationRecord] {
         var sql = SQLQueryString("SELECT * FROM notifications WHERE world = ")
         sql.appendInterpolation(bind: query.world)

@@ -2,11 +2,13 @@ import SQLKit
 
 /// Reads. All values are bound parameters; every query is served by an index.
 extension StoreDatabase {
+    /// A store-wide setting (such as the signing keys or an app's shared secret); nil when unset.
     public func meta(_ key: String) async throws -> String? {
         try await readSQL.raw("SELECT value FROM meta WHERE key = \(bind: key)")
             .first(decodingColumn: "value", as: String.self)
     }
 
+    /// Every registered app, by bundle ID: how a CLI command learns which apps a server registered.
     public func apps() async throws -> [AppRecord] {
         try await readSQL.raw("SELECT bundle_id, app_apple_id, environment, name, catalog FROM apps ORDER BY bundle_id")
             .all().map {
@@ -19,6 +21,7 @@ extension StoreDatabase {
             }
     }
 
+    /// The account, or nil when the world has never seen the name.
     public func customer(world: String, name: String) async throws -> CustomerRecord? {
         try await readSQL.raw("""
             SELECT world, name, storefront, locale, created_ms FROM customers
@@ -26,6 +29,7 @@ extension StoreDatabase {
             """).first().map(Self.customer(from:))
     }
 
+    /// The customer's copy of the app; nil until one was made.
     public func appTransaction(world: String, bundleId: String, customer: String) async throws -> AppTransactionRecord? {
         try await readSQL.raw("""
             SELECT * FROM app_transactions
@@ -51,10 +55,12 @@ extension StoreDatabase {
             [.text(world), .text(bundleId), .text(customer)], decode: Self.transaction(raw:))
     }
 
+    /// One transaction by ID, whatever its world: callers check `world` themselves.
     public func transaction(id: Int64) async throws -> TransactionRecord? {
         try await readRows("SELECT * FROM transactions WHERE id = ?", [.integer(Int(id))], decode: Self.transaction(raw:)).first
     }
 
+    /// A customer's subscription chains in one app, by original transaction ID.
     public func subscriptions(world: String, bundleId: String, customer: String) async throws -> [SubscriptionRecord] {
         try await readRows(
             "SELECT * FROM subscriptions WHERE world = ? AND bundle_id = ? AND customer = ?",
@@ -64,6 +70,7 @@ extension StoreDatabase {
         // scans every subscription of the world (a purchase got slower with each customer).
     }
 
+    /// One chain by its original transaction ID.
     public func subscription(world: String, originalId: Int64) async throws -> SubscriptionRecord? {
         try await readSQL.raw("""
             SELECT * FROM subscriptions WHERE world = \(bind: world) AND original_id = \(bind: originalId)
@@ -108,6 +115,7 @@ extension StoreDatabase {
         return (Swift.max(id, appTransactionIds), seq)
     }
 
+    /// Registers an app, or updates its row in place, in a transaction of its own.
     public func upsertApp(_ app: AppRecord) async throws {
         try await perform { sql in try await sql.raw("""
             INSERT INTO apps (bundle_id, app_apple_id, environment, name, catalog)

@@ -4,27 +4,36 @@ import SQLKit
 /// Filters AND together; a list filter matches any of its values. Served by the
 /// `(world, bundle_id, customer, seq)` index, so a page costs O(page) for unfiltered history.
 public struct TransactionPageQuery: Sendable, Equatable {
+    /// With `bundleId` and `customer`, the prefix of the index that serves the page.
     public var world: String
+    /// The app whose transactions are listed.
     public var bundleId: String
+    /// The customer whose transactions are listed.
     public var customer: String
     /// Exclusive cursor on `seq`: rows after it in the chosen direction.
     public var afterSeq: Int64?
+    /// Apple's `sort=DESCENDING`: newest change first, the cursor then read as `seq <`.
     public var descending: Bool
+    /// Apple's `productId` filter: any of these; empty for all.
     public var productIds: [String]
     /// `product_kind` values (`Consumable`, `NonConsumable`, `NonRenewingSubscription`, `RecurringSubscription`).
     public var productKinds: [String]
+    /// Apple's `subscriptionGroupIdentifier` filter: any of these; empty for all.
     public var groupIds: [String]
     /// `purchase_ms >= startMs`
     public var startMs: Int64?
     /// `purchase_ms < endMs`
     public var endMs: Int64?
+    /// Apple's `inAppOwnershipType` filter (`PURCHASED` or `FAMILY_SHARED`); nil for both.
     public var ownership: String?
     /// true: only revoked; false: only not revoked.
     public var revoked: Bool?
     /// Leaves out consumables the app has finished (history v1).
     public var excludeFinishedConsumables: Bool
+    /// At most this many rows; a negative value reads none.
     public var limit: Int
 
+    /// Only the owner and `limit` are required; every filter is off by default.
     public init(
         world: String, bundleId: String, customer: String, afterSeq: Int64? = nil, descending: Bool = false,
         productIds: [String] = [], productKinds: [String] = [], groupIds: [String] = [], startMs: Int64? = nil,
@@ -50,13 +59,17 @@ public struct TransactionPageQuery: Sendable, Equatable {
 
 /// The latest consumption information a developer sent for a transaction.
 public struct ConsumptionInfoRecord: Sendable, Equatable {
+    /// With `transactionId`, the key: a later report replaces the earlier one.
     public var world: String
+    /// The transaction the information is about (the request names it in its path).
     public var transactionId: Int64
     /// 1 or 2: which Send Consumption Information endpoint it came through.
     public var version: Int
     /// The request body as JSON.
     public var body: String
+    /// When it arrived.
     public var receivedMs: Int64
+    /// Stored by `saveConsumptionInfo`, replacing any earlier report for the transaction.
     public init(world: String, transactionId: Int64, version: Int, body: String, receivedMs: Int64) {
         self.world = world
         self.transactionId = transactionId
@@ -67,6 +80,7 @@ public struct ConsumptionInfoRecord: Sendable, Equatable {
 }
 
 extension StoreDatabase {
+    /// One page of Get Transaction History for `query`, in `seq` order (or reversed), payloads included.
     public func transactionPage(_ query: TransactionPageQuery) async throws -> [TransactionRecord] {
         let (sql, binds) = Self.pageSQL(query, columns: "*")
         return try await readRows(sql, binds, decode: Self.transaction(raw:))
@@ -199,6 +213,7 @@ extension StoreDatabase {
             """).run() }
     }
 
+    /// The latest consumption information for a transaction; nil when the developer sent none.
     public func consumptionInfo(world: String, transactionId: Int64) async throws -> ConsumptionInfoRecord? {
         try await readSQL.raw("""
             SELECT * FROM consumption_info WHERE world = \(bind: world) AND transaction_id = \(bind: transactionId)

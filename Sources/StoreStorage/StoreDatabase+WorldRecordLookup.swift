@@ -3,6 +3,7 @@ import SQLKit
 /// Reads one per-world document by its key, so a lookup (an offer code, a used nonce) does not
 /// read every document of its kind.
 extension StoreDatabase {
+    /// One document by its key, nil when absent.
     public func worldRecord(world: String, kind: String, key: String) async throws -> WorldRecord? {
         try await readSQL.raw("""
             SELECT world, kind, key, value FROM world_records

@@ -5,6 +5,7 @@ extension StoreDatabase {
     /// Tables whose rows belong to a world (all carry a `world` column).
     static let worldTables = ["customers", "app_transactions", "transactions", "subscriptions", "lifecycle_events", "world_records", "notifications"]
 
+    /// Every stored world, oldest first, with its creation time and settings text.
     public func worlds() async throws -> [(id: String, createdMs: Int64, config: String)] {
         try await readSQL.raw("SELECT id, created_ms, config FROM worlds ORDER BY created_ms, id").all().map {
             (try $0.decode(column: "id", as: String.self), try $0.decode(column: "created_ms", as: Int64.self),
@@ -19,6 +20,7 @@ extension StoreDatabase {
         }
     }
 
+    /// How many worlds exist, without reading their settings.
     public func worldCount() async throws -> Int {
         Int(try await readSQL.raw("SELECT COUNT(*) AS n FROM worlds").first(decodingColumn: "n", as: Int64.self) ?? 0)
     }
@@ -74,6 +76,7 @@ extension StoreDatabase {
         }
     }
 
+    /// Every document of one kind in a world, by key.
     public func worldRecords(world: String, kind: String) async throws -> [WorldRecord] {
         try await readSQL.raw("""
             SELECT world, kind, key, value FROM world_records WHERE world = \(bind: world) AND kind = \(bind: kind) ORDER BY key
@@ -83,6 +86,7 @@ extension StoreDatabase {
             }
     }
 
+    /// Removes one document, fenced by the world's lease like every write of a world.
     public func deleteWorldRecord(world: String, kind: String, key: String) async throws {
         try await perform(fencing: [world]) { sql in
             try await sql.raw("DELETE FROM world_records WHERE world = \(bind: world) AND kind = \(bind: kind) AND key = \(bind: key)").run()

@@ -45,6 +45,7 @@ public final class StoreDatabase: Sendable {
         try await open(try DatabaseURL(parsing: url), logger: logger)
     }
 
+    /// Opens an already parsed URL, choosing the SQLite or PostgreSQL engine; the other `open`s end here.
     public static func open(_ url: DatabaseURL, logger: Logger = Logger(label: "openstore.storage")) async throws -> StoreDatabase {
         switch url {
         case .sqlite(let path):
@@ -54,6 +55,7 @@ public final class StoreDatabase: Sendable {
         }
     }
 
+    /// Closes the engine's connections, the writer's and the readers'.
     public func close() async {
         await engine.close()
     }
@@ -89,8 +91,12 @@ public final class StoreDatabase: Sendable {
 
 /// The storage part of readiness: the database answers and holds the schema this build expects.
 public struct StorageReadiness: Sendable, Equatable {
+    /// True when the database answered and its schema is at least this build's version.
     public var ready: Bool
+    /// The highest migration applied; nil when the database could not be asked.
     public var schemaVersion: Int?
+    /// The migration this build needs (`Migrations.latest`).
     public var expectedVersion: Int
+    /// One line for `/readyz`: what is wrong when not ready.
     public var detail: String
 }

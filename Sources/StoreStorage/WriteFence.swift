@@ -12,6 +12,7 @@ public struct WriteFence: Sendable, Hashable {
     /// The generation of the writer's memory the batch was decided on.
     public var epoch: Int
 
+    /// A token for batches that writer `scope` decided on memory generation `epoch`.
     public init(scope: String, epoch: Int) {
         self.scope = scope
         self.epoch = epoch

@@ -24,6 +24,7 @@ public enum AppleRootCertificate {
 
 /// Root certificates as people have them: DER, or PEM with its armour.
 public enum RootCertificateFile {
+    /// A DER file's bytes as they are, or the first certificate of a PEM file decoded; bad base64 throws.
     public static func der(from data: Data) throws -> [UInt8] {
         let text = String(decoding: data, as: UTF8.self)
         guard text.contains("-----BEGIN CERTIFICATE-----") else { return Array(data) }

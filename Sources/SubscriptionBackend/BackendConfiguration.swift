@@ -11,7 +11,9 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
     /// Where the backend's own state lives: a SQLite file (a path or `sqlite:PATH`) or a
     /// `postgres://` URL, as the store's `--database` takes it.
     public var database: String
+    /// The apps served; `validate()` wants at least one, each bundle ID once.
     public var apps: [AppConfiguration]
+    /// Where every event is sent; each URL gets its own outbox row per event, retried on its own.
     public var webhooks: [WebhookTarget]
     /// Seconds between reconciliations through the Server API (0: only on start and on demand).
     public var reconcileIntervalSeconds: Double
@@ -24,6 +26,8 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
     /// When set, `/v1/*` requires `Authorization: Bearer <token>`.
     public var apiToken: String?
 
+    /// Defaults: loopback on port 8081, a SQLite file under `.openstore-backend/`, hourly
+    /// reconciliation, webhooks retried from 5 s up to an hour, 10 attempts.
     public init(
         host: String = "127.0.0.1", port: Int = 8081, database: String = ".openstore-backend/backend.sqlite",
         apps: [AppConfiguration] = [], webhooks: [WebhookTarget] = [], reconcileIntervalSeconds: Double = 3600,
@@ -119,6 +123,7 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
 
 /// One app the backend serves.
 public struct AppConfiguration: Codable, Sendable, Equatable {
+    /// Signed data for any other app is refused; also the `{bundleId}` of `/apple/notifications/{bundleId}`.
     public var bundleId: String
     /// Required for Production: Apple's verifier checks it there.
     public var appAppleId: Int64?
@@ -136,6 +141,7 @@ public struct AppConfiguration: Codable, Sendable, Equatable {
     /// group's ID for subscriptions, their own ID otherwise).
     public var entitlements: [String: String]
 
+    /// Defaults accept Production and Sandbox and trust Apple's root only.
     public init(
         bundleId: String, appAppleId: Int64? = nil, environments: [String] = ["Production", "Sandbox"],
         trustAppleRoot: Bool = true, trustedRootFiles: [String] = [], apiKey: APIKeyConfiguration? = nil,
@@ -155,6 +161,7 @@ public struct AppConfiguration: Codable, Sendable, Equatable {
         case bundleId, appAppleId, environments, trustAppleRoot, trustedRootFiles, apiKey, apiBaseURL, entitlements
     }
 
+    /// Only `bundleId` is required; missing keys take the same defaults as `init`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         bundleId = try c.decode(String.self, forKey: .bundleId)
@@ -176,10 +183,14 @@ public struct AppConfiguration: Codable, Sendable, Equatable {
 
 /// A Server API key as App Store Connect gives it: the `.p8` file, its key ID, the issuer ID.
 public struct APIKeyConfiguration: Codable, Sendable, Equatable {
+    /// Path of the `.p8` file, read at every reconciliation pass (an unreadable one is reported in the pass).
     public var privateKeyFile: String
+    /// The key's ID in App Store Connect: the bearer token's `kid`.
     public var keyId: String
+    /// The team's issuer ID from App Store Connect: the bearer token's `iss`.
     public var issuerId: String
 
+    /// The three values App Store Connect shows for a key, as `backend.json` or the CLI flags give them.
     public init(privateKeyFile: String, keyId: String, issuerId: String) {
         self.privateKeyFile = privateKeyFile
         self.keyId = keyId
@@ -189,12 +200,14 @@ public struct APIKeyConfiguration: Codable, Sendable, Equatable {
 
 /// A URL that receives the backend's events.
 public struct WebhookTarget: Codable, Sendable, Equatable {
+    /// An http(s) URL (`validate()` checks); events are POSTed to it.
     public var url: String
     /// The HMAC-SHA256 key for the `OpenStore-Signature` header.
     public var secret: String
     /// `json` (default): the event as JSON. `slack`: `{"text": …}` for a Slack incoming webhook.
     public var format: String
 
+    /// `format` defaults to the plain JSON event.
     public init(url: String, secret: String, format: String = "json") {
         self.url = url
         self.secret = secret
@@ -203,6 +216,7 @@ public struct WebhookTarget: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey { case url, secret, format }
 
+    /// Only `url` is required: without `secret` the signature uses an empty key; without `format`, JSON.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         url = try c.decode(String.self, forKey: .url)
@@ -211,7 +225,11 @@ public struct WebhookTarget: Codable, Sendable, Equatable {
     }
 }
 
+/// A configuration the backend will not start with (or a root certificate it cannot read); the
+/// message names the JSON path at fault where there is one, such as `$.apps[0].bundleId`.
 public struct BackendConfigurationError: Error, CustomStringConvertible, Sendable {
+    /// Written for the operator: what is wrong and, where it helps, the key or flag to set.
     public var description: String
+    /// Wraps a ready-made message.
     public init(_ description: String) { self.description = description }
 }

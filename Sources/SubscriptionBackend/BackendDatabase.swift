@@ -14,6 +14,7 @@ public final class BackendDatabase: Sendable {
     /// Which engine holds the state.
     public enum Engine: String, Sendable { case sqlite, postgres }
 
+    /// Which engine was opened; the CLI's start-up line reports it.
     public let engine: Engine
     /// The writer connection for statements outside `write` (a test drops its schema with it).
     let writeSQL: any SQLDatabase
@@ -83,6 +84,7 @@ public final class BackendDatabase: Sendable {
         try await write { store in try await BackendSchema.create(on: store.sql) }
     }
 
+    /// Closes the writer and reader connections.
     public func close() async {
         await closeConnections()
     }

@@ -10,6 +10,7 @@ public struct BackendHTTPServer: Sendable {
     let reconciler: Reconciler
     let dispatcher: WebhookDispatcher
 
+    /// Only holds the three services; `makeRouter` builds the routes onto them.
     public init(backend: SubscriptionBackend, reconciler: Reconciler, dispatcher: WebhookDispatcher) {
         self.backend = backend
         self.reconciler = reconciler
@@ -18,6 +19,8 @@ public struct BackendHTTPServer: Sendable {
 
     static let maxBody = 256 * 1024
 
+    /// Every route: Apple's notification endpoint, the `/v1` API (behind a bearer token when `apiToken`
+    /// is set), the dashboard, and JSON answers for unknown routes (404) and an absent database (503).
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: BackendNotFoundMiddleware())

@@ -8,12 +8,18 @@ import StoreShared
 /// every `reconcileIntervalSeconds`). `openstore backend` runs one alone; `openstore serve` runs
 /// one beside the store for the demo apps. Written once so both start the same thing.
 public struct BackendService: Sendable {
+    /// What the backend runs with; validated when `run` builds the backend.
     public let configuration: BackendConfiguration
+    /// The backend's storage, opened by the caller.
     public let database: BackendDatabase
+    /// Roots every app trusts beyond its own: an OpenStoreKit store's root when the backend runs beside it.
     public let extraRootsDER: [[UInt8]]
+    /// The client for webhook deliveries and Server API calls, owned by the caller.
     public let http: HTTPClient
+    /// Where the server, reconciliation passes and webhook failures log.
     public let logger: Logger
 
+    /// Only stores its parts; nothing starts until `run`.
     public init(configuration: BackendConfiguration, database: BackendDatabase, extraRootsDER: [[UInt8]] = [],
                 http: HTTPClient, logger: Logger) {
         self.configuration = configuration

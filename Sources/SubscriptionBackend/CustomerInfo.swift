@@ -1,28 +1,46 @@
 /// `GET /v1/customers/{appUserId}`: what the app asks to unlock content, from the backend's own
 /// state (no call to the store). Dates are milliseconds since 1970, as in Apple's payloads.
 public struct CustomerInfo: Codable, Sendable, Equatable {
+    /// The app's own ID for the user, as in the request path; transactions are linked to it.
     public var appUserId: String
+    /// When the backend first heard of the customer, by its own clock.
     public var firstSeen: Int64
     /// The store's clock as the backend knows it (the later of its own clock and the latest
     /// signed date received): what `isActive` is judged at.
     public var requestDate: Int64
+    /// Apple's subscription management page (apps.apple.com/account/subscriptions), the same for every customer.
     public var managementURL: String
+    /// Keyed by entitlement name (configured, else subscription group ID, else product ID); where several
+    /// products grant one, an active one wins, then the later expiry.
     public var entitlements: [String: Entitlement]
+    /// One entry per auto-renewable subscription (original transaction), oldest purchase first.
     public var subscriptions: [Subscription]
+    /// Every other purchase (consumables included), oldest first.
     public var nonSubscriptions: [NonSubscription]
 
+    /// Access to one named feature, as the best of the products that grant it gives it.
     public struct Entitlement: Codable, Sendable, Equatable {
+        /// Whether to unlock the feature now, judged at `requestDate`: active or in a grace period, not revoked.
         public var isActive: Bool
+        /// The product that grants it.
         public var productId: String
+        /// When access ends; nil for purchases that never expire.
         public var expiresDate: Int64?
+        /// Purchase date of the granting transaction (the latest period's, for a subscription).
         public var purchaseDate: Int64
+        /// Whether auto-renew is on and the subscription neither expired nor revoked; false for other purchases.
         public var willRenew: Bool
         /// trial, intro or normal.
         public var periodType: String
+        /// Set while Apple retries billing: the expiry the failed renewal was for.
         public var billingIssueDetectedAt: Int64?
+        /// Set while billing retry runs inside a grace period: access lasts until then.
         public var gracePeriodExpiresDate: Int64?
+        /// `Production` or `Sandbox`, from the granting transaction.
         public var environment: String
+        /// `PURCHASED` or `FAMILY_SHARED` (Apple's `inAppOwnershipType`).
         public var ownershipType: String
+        /// The app whose product grants it, for a backend serving several apps.
         public var bundleId: String
     
         enum CodingKeys: String, CodingKey { case isActive, productId, expiresDate, purchaseDate, willRenew, periodType, billingIssueDetectedAt, gracePeriodExpiresDate, environment, ownershipType, bundleId }
@@ -46,26 +64,45 @@ public struct CustomerInfo: Codable, Sendable, Equatable {
 
     /// One subscription (an original transaction) with its latest transaction and renewal info.
     public struct Subscription: Codable, Sendable, Equatable {
+        /// Apple's `originalTransactionId`: the subscription's identity across renewals.
         public var originalTransactionId: String
+        /// The latest period's transaction (by purchase date) that the other fields describe.
         public var latestTransactionId: String
+        /// The latest period's product.
         public var productId: String
+        /// Apple's subscription group of the product.
         public var subscriptionGroupIdentifier: String?
+        /// The app the subscription belongs to.
         public var bundleId: String
         /// Apple's status values: 1 active, 2 expired, 3 billing retry, 4 grace period, 5 revoked.
         public var status: Int
+        /// Status 1 or 4: access continues, in a grace period included.
         public var isActive: Bool
+        /// When the latest period was bought or renewed.
         public var purchaseDate: Int64
+        /// When the subscription was first bought.
         public var originalPurchaseDate: Int64?
+        /// End of the latest period.
         public var expiresDate: Int64?
+        /// Auto-renew is on and the subscription has neither expired nor been revoked.
         public var willRenew: Bool
+        /// The product the next period renews into (from renewal info); differs from `productId` after a change.
         public var autoRenewProductId: String?
+        /// RevenueCat's period type: `trial`, `intro` or `normal`, from the latest period's offer.
         public var periodType: String
+        /// Set while Apple retries billing: the latest period's expiry.
         public var billingIssueDetectedAt: Int64?
+        /// Set while billing retry runs inside a grace period (status 4).
         public var gracePeriodExpiresDate: Int64?
+        /// When the latest period was refunded or revoked (status 5).
         public var revocationDate: Int64?
+        /// Apple's `price` of the latest period, in milliunits (9990 for 9.99).
         public var price: Int64?
+        /// ISO 4217 code of `price`.
         public var currency: String?
+        /// `Production` or `Sandbox`.
         public var environment: String
+        /// `PURCHASED` or `FAMILY_SHARED` (Apple's `inAppOwnershipType`).
         public var ownershipType: String
     
         enum CodingKeys: String, CodingKey { case originalTransactionId, latestTransactionId, productId, subscriptionGroupIdentifier, bundleId, status, isActive, purchaseDate, originalPurchaseDate, expiresDate, willRenew, autoRenewProductId, periodType, billingIssueDetectedAt, gracePeriodExpiresDate, revocationDate, price, currency, environment, ownershipType }
@@ -96,16 +133,27 @@ public struct CustomerInfo: Codable, Sendable, Equatable {
         }
     }
 
+    /// A purchase that does not auto-renew: consumable, non-consumable or non-renewing subscription.
     public struct NonSubscription: Codable, Sendable, Equatable {
+        /// Apple's `transactionId`.
         public var transactionId: String
+        /// The product bought.
         public var productId: String
+        /// Apple's product `type`, as the transaction states it (`Consumable`, `Non-Consumable`, …).
         public var type: String
+        /// The app it was bought in.
         public var bundleId: String
+        /// When it was bought.
         public var purchaseDate: Int64
+        /// When it was refunded or revoked; nil while it stands.
         public var revocationDate: Int64?
+        /// Apple's `price` in milliunits (9990 for 9.99).
         public var price: Int64?
+        /// ISO 4217 code of `price`.
         public var currency: String?
+        /// `Production` or `Sandbox`.
         public var environment: String
+        /// `PURCHASED` or `FAMILY_SHARED` (Apple's `inAppOwnershipType`).
         public var ownershipType: String
     
         enum CodingKeys: String, CodingKey { case transactionId, productId, type, bundleId, purchaseDate, revocationDate, price, currency, environment, ownershipType }

@@ -41,6 +41,7 @@ public struct OverviewFigures: Codable, Sendable, Equatable {
     /// One entry per UTC day, the last 30 days up to today, for the charts.
     public var days: [Day]
 
+    /// Every figure at once; `OverviewRules` computes them.
     public init(asOf: Int64, windowStart: Int64, environment: String?, activeSubscriptions: Int, activeTrials: Int,
                 mrr: [CurrencyAmount], mrrPeriodsAssumedMonthly: Int, revenueLast28Days: [CurrencyAmount], newCustomers: Int,
                 customers: Int, trialConversion: Ratio, churn: Ratio, refundRate: Ratio, days: [Day]) {
@@ -87,12 +88,16 @@ public struct OverviewFigures: Codable, Sendable, Equatable {
     /// An amount of one currency. `milliunits` is exact for revenue (Apple's prices are integers
     /// of milliunits) and rounded for MRR; `amount` is rounded to two decimals.
     public struct CurrencyAmount: Codable, Sendable, Equatable {
+        /// ISO 4217 code; amounts of different currencies are never added together.
         public var currency: String
+        /// In the currency's units, rounded to two decimals, for display.
         public var amount: Double
+        /// Thousandths of the currency unit, as Apple's prices are.
         public var milliunits: Int64
         /// The subscriptions (MRR) or transactions (revenue) that make it up.
         public var count: Int
 
+        /// Takes a sum that may be fractional (MRR divides prices) and derives both forms from it.
         public init(currency: String, milliunits: Double, count: Int) {
             self.currency = currency
             self.milliunits = Int64(milliunits.rounded())
@@ -103,10 +108,14 @@ public struct OverviewFigures: Codable, Sendable, Equatable {
 
     /// `part` of `of`, and their quotient (null when `of` is 0).
     public struct Ratio: Codable, Sendable, Equatable {
+        /// How many of `of` the rate counts: converted trials, churned subscriptions, refunded purchases.
         public var part: Int
+        /// What `part` is counted out of; 0 makes `rate` null.
         public var of: Int
+        /// `part ÷ of` as a fraction; null when `of` is 0.
         public var rate: Double?
 
+        /// Works out `rate`, leaving it nil when `whole` is 0.
         public init(part: Int, of whole: Int) {
             self.part = part
             self.of = whole
@@ -115,6 +124,7 @@ public struct OverviewFigures: Codable, Sendable, Equatable {
 
         enum CodingKeys: String, CodingKey { case part, of, rate }
 
+        /// Writes `rate` as null rather than leaving it out, so the key is always there.
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(part, forKey: .part)
@@ -127,9 +137,13 @@ public struct OverviewFigures: Codable, Sendable, Equatable {
     public struct Day: Codable, Sendable, Equatable {
         /// `YYYY-MM-DD`, UTC.
         public var date: String
+        /// The day's start, 00:00 UTC.
         public var startMs: Int64
+        /// Paid subscriptions active at the day's end (at `asOf` for today).
         public var activeSubscriptions: Int
+        /// Free trials active then that were not also paid.
         public var activeTrials: Int
+        /// Customers first seen during the day.
         public var newCustomers: Int
         /// Revenue of the purchases and renewals bought that day, per currency.
         public var revenue: [CurrencyAmount]

@@ -12,17 +12,26 @@ public final class Reconciler: Sendable {
     let http: HTTPClient
     private let lock = AsyncLock()
 
+    /// Works through `backend`'s apps, checkers and writer; `http` makes the Server API calls.
     public init(backend: SubscriptionBackend, http: HTTPClient) {
         self.backend = backend
         self.http = http
     }
 
+    /// What one pass did: the answer of `POST /v1/admin/reconcile`, and logged after each scheduled pass.
     public struct Report: Codable, Sendable, Equatable {
+        /// Notifications from Notification History that were new, so the backend had missed them.
         public var notificationsApplied = 0
+        /// Notifications history returned that were applied before (the usual case when nothing was missed).
         public var notificationsAlreadyKnown = 0
+        /// Verified transactions read from Transaction History.
         public var transactionsSeen = 0
+        /// Subscriptions asked about through Get All Subscription Statuses: lapsed with auto-renew on
+        /// and no word of how they ended, or in billing retry.
         public var subscriptionsChecked = 0
+        /// Signed items that failed the checks; each also has a line in `errors`.
         public var refused = 0
+        /// One line per failure (an unreadable key, a failed call, a refused payload); the pass goes on past each.
         public var errors: [String] = []
     }
 

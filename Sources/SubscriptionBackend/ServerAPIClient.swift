@@ -9,40 +9,61 @@ import StoreSigning
 /// per request (signed by StoreSigning), pages followed, Apple's error codes surfaced. Works
 /// against Apple's hosts and against an OpenStoreKit store alike.
 public struct ServerAPIClient: Sendable {
+    /// Apple's host for the environment, or a store's URL (`apiBaseURL`); Apple's paths are appended to it.
     public let baseURL: String
     let signer: APITokenSigner
     let http: HTTPClient
 
+    /// One client per app and environment; every request signs a fresh bearer token with `signer`.
     public init(baseURL: String, signer: APITokenSigner, http: HTTPClient) {
         self.baseURL = baseURL
         self.signer = signer
         self.http = http
     }
 
+    /// A Get Transaction History response (Apple's `HistoryResponse`), reduced to what the backend reads.
     public struct HistoryPage: Decodable, Sendable {
+        /// Apple's `revision`: where the next page, or the next pass, continues; stored per customer.
         public var revision: String?
+        /// Apple's `hasMore`: the reconciler keeps paging while it is true.
         public var hasMore: Bool?
+        /// Apple's `signedTransactions`: JWS transactions, verified before use.
         public var signedTransactions: [String]?
     }
 
+    /// A Get Notification History response (Apple's `NotificationHistoryResponse`), reduced to what the backend reads.
     public struct NotificationHistoryPage: Decodable, Sendable {
+        /// Apple's `NotificationHistoryResponseItem`, of which only `signedPayload` is read.
         public struct Item: Decodable, Sendable { public var signedPayload: String? }
+        /// Apple's `paginationToken`, sent back to get the next page.
         public var paginationToken: String?
+        /// Apple's `hasMore`: whether `paginationToken` leads to another page.
         public var hasMore: Bool?
+        /// Apple's `notificationHistory` items; each `signedPayload` is verified like a live notification.
         public var notificationHistory: [Item]?
     }
 
+    /// A Get All Subscription Statuses response (Apple's `StatusResponse`), reduced to what the backend reads.
     public struct StatusResponse: Decodable, Sendable {
+        /// Apple's `SubscriptionGroupIdentifierItem`: one subscription group's latest transactions.
         public struct Group: Decodable, Sendable {
+            /// Apple's `subscriptionGroupIdentifier`.
             public var subscriptionGroupIdentifier: String?
+            /// Apple's `lastTransactions`: one item per subscription in the group.
             public var lastTransactions: [Item]?
         }
+        /// Apple's `LastTransactionsItem`: a subscription's latest transaction and renewal info.
         public struct Item: Decodable, Sendable {
+            /// Apple's status (1 active … 5 revoked). Unsigned, so the backend works from the signed items instead.
             public var status: Int?
+            /// Apple's `originalTransactionId` (unsigned; the signed transaction carries it too).
             public var originalTransactionId: String?
+            /// The latest transaction's JWS, verified before it is applied.
             public var signedTransactionInfo: String?
+            /// The renewal info's JWS, verified before it is applied.
             public var signedRenewalInfo: String?
         }
+        /// Apple's `data`: one entry per subscription group.
         public var data: [Group]?
     }
 
@@ -109,8 +130,11 @@ private struct ErrorBody: Decodable {
 
 /// A Server API call that failed: Apple's HTTP status and `errorCode` when it sent one.
 public struct ServerAPIFailure: Error, Sendable, CustomStringConvertible {
+    /// The HTTP status the server answered; 0 when no answer came (a network failure or timeout).
     public var status: Int
+    /// Apple's `errorCode` (4000012 is START_DATE_TOO_FAR_IN_PAST), when the body carried one.
     public var errorCode: Int64?
+    /// Apple's `errorMessage`, else the start of the body, else the transport error.
     public var message: String
 
     /// START_DATE_TOO_FAR_IN_PAST.
@@ -120,6 +144,7 @@ public struct ServerAPIFailure: Error, Sendable, CustomStringConvertible {
         [4_040_002, 4_040_004, 4_040_006, 5_000_001].contains(errorCode ?? 0) || status == 429 || status >= 500 || status == 0
     }
 
+    /// One line for reports and logs: status, Apple's code, message.
     public var description: String {
         "Server API \(status)" + (errorCode.map { " \($0)" } ?? "") + ": \(message)"
     }

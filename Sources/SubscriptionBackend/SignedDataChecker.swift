@@ -6,9 +6,11 @@ import StoreSigning
 /// (reference §5.2): the chain to one of the app's trusted roots at the payload's `signedDate`,
 /// then the bundle ID, the environment, and (in Production) the app's Apple ID.
 public struct SignedDataChecker: Sendable {
+    /// The app whose bundle ID, accepted environments and Apple ID every payload must match.
     public let app: AppConfiguration
     private let verifiers: [JWSVerifier]
 
+    /// One `JWSVerifier` per trusted root; a payload passes if it chains to any of them.
     public init(app: AppConfiguration, rootsDER: [[UInt8]]) throws {
         self.app = app
         self.verifiers = try rootsDER.map { try JWSVerifier(rootCertificateDER: $0) }
@@ -108,6 +110,7 @@ public enum SignedDataRejection: Error, Sendable, Equatable, CustomStringConvert
     case wrongBundle(String)
     case wrongEnvironment(String)
 
+    /// The short reason the HTTP error and the rejection log carry; `wrongBundle` is reported as `wrongApp`.
     public var code: String {
         switch self {
         case .malformed: "malformed"
@@ -117,6 +120,7 @@ public enum SignedDataRejection: Error, Sendable, Equatable, CustomStringConvert
         }
     }
 
+    /// The detail: what was expected and what came.
     public var description: String {
         switch self {
         case .malformed(let m), .verificationFailed(let m), .wrongBundle(let m), .wrongEnvironment(let m): m

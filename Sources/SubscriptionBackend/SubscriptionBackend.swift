@@ -7,16 +7,21 @@ import StoreSigning
 /// app's transactions, Server API answers), keeps each customer's state, and makes events.
 /// Holds no HTTP: `BackendHTTPServer` maps requests onto it.
 public final class SubscriptionBackend: Sendable {
+    /// Validated by `init`: a backend never runs with a configuration `validate()` refuses.
     public let configuration: BackendConfiguration
+    /// Where customers, their purchases, events and the webhook outbox live.
     public let database: BackendDatabase
     let checkers: [String: SignedDataChecker]
     let logger: Logger
+    /// The last 100 refusals, for `/v1/admin/rejections`.
     public let rejections = RejectionLog()
     /// Called after a commit that made events, so deliveries start without waiting for a poll.
     let onEvents: @Sendable () -> Void
     /// The backend's time: when events happen, webhooks are due and customer info is dated.
     public let clock: WallClock
 
+    /// Validates the configuration and builds each app's checker from its roots: Apple's
+    /// (fingerprint-checked) when trusted, the app's root files, then `extraRootsDER`.
     public init(configuration: BackendConfiguration, database: BackendDatabase, extraRootsDER: [[UInt8]] = [],
                 logger: Logger = Logger(label: "backend"), clock: WallClock = .system,
                 onEvents: @escaping @Sendable () -> Void = {}) throws {
@@ -126,18 +131,26 @@ public final class SubscriptionBackend: Sendable {
 
 /// A request the backend refuses for its own reasons (not signed-data checks).
 public struct BackendRequestError: Error, Sendable, CustomStringConvertible {
+    /// What to fix in the request; sent as a 400's message.
     public var description: String
+    /// Wraps a ready-made message.
     public init(_ description: String) { self.description = description }
 }
 
 /// The last refusals, kept in memory for `/v1/admin/rejections` (the refused data itself is
 /// stored nowhere; the log says who sent what kind of thing and why it was refused).
 public final class RejectionLog: @unchecked Sendable {
+    /// One refusal: when, what kind of data, for which app, and why.
     public struct Entry: Codable, Sendable {
+        /// When, by the backend's clock.
         public var atMs: Int64
+        /// What was refused: `notification` or `transaction`.
         public var what: String
+        /// The app it was sent for; "" when it named none.
         public var bundleId: String
+        /// `SignedDataRejection.code`, such as `verificationFailed`.
         public var reason: String
+        /// The rejection's description: what was expected and what came.
         public var detail: String
     }
     private let lock = NSLock()
@@ -150,6 +163,7 @@ public final class RejectionLog: @unchecked Sendable {
         if entries.count > 100 { entries.removeFirst(entries.count - 100) }
     }
 
+    /// A copy of the entries, oldest first.
     public var all: [Entry] {
         lock.lock()
         defer { lock.unlock() }

@@ -128,11 +128,18 @@ public final class WebhookDispatcher: Sendable {
 
 /// One attempt to deliver one event to one URL.
 public struct DeliveryLogEntry: Codable, Sendable, Equatable {
+    /// The event delivered: its `WebhookPayload.id`, also sent as `OpenStore-Event-Id`.
     public var eventId: String
+    /// The webhook URL it was sent to.
     public var url: String
+    /// 1 for the first try, counting up to `webhookMaxAttempts`.
     public var attempt: Int
+    /// When the attempt was made, by the backend's clock (ms).
     public var at: Int64
+    /// The status the URL answered; nil when no answer came.
     public var httpStatus: Int?
+    /// Why the attempt failed (`HTTP 500`, or the network error); nil on success.
     public var error: String?
+    /// True when the URL answered 2xx: the delivery is done.
     public var ok: Bool
 }

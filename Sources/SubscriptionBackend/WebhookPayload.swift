@@ -3,21 +3,36 @@ import Foundation
 /// The JSON body of a webhook: one event, with what a receiver needs without calling back.
 /// `eventTimestampMs` is the store's clock (when the change happened there), in milliseconds.
 public struct WebhookPayload: Codable, Sendable, Equatable {
+    /// A UUID-shaped ID derived from the change itself, so a change learned twice is one event; also
+    /// sent as `OpenStore-Event-Id`.
     public var id: String
+    /// An `EventType` raw value (RevenueCat's names: `INITIAL_PURCHASE`, `RENEWAL`, …).
     public var type: String
+    /// The customer the purchase is linked to; nil while no app user has claimed it.
     public var appUserId: String?
+    /// The app the event is about.
     public var bundleId: String
+    /// `Production` or `Sandbox`.
     public var environment: String
+    /// The entitlement the product grants (configured name, else group ID, else product ID), as a list like RevenueCat's.
     public var entitlementIds: [String]
+    /// The product concerned; for a product change, the product switched to.
     public var productId: String
+    /// The transaction the event is about, else the subscription's latest; nil when none is known.
     public var transactionId: String?
+    /// The subscription or purchase the event belongs to.
     public var originalTransactionId: String?
     /// In the currency's units (9.99); `priceMilliunits` is Apple's exact integer.
     public var price: Double?
+    /// Apple's `price`: an exact integer of thousandths of the currency unit.
     public var priceMilliunits: Int64?
+    /// ISO 4217 code of the price.
     public var currency: String?
+    /// RevenueCat's period type: `trial`, `intro` or `normal`, from the transaction's offer.
     public var periodType: String
+    /// `PURCHASED` or `FAMILY_SHARED` (Apple's `inAppOwnershipType`).
     public var ownershipType: String?
+    /// When the change happened on the store's clock (a renewal's purchase date, a refund's revocation date).
     public var eventTimestampMs: Int64
 
     func json() -> String {

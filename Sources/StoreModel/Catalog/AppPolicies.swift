@@ -4,14 +4,19 @@ import Foundation
 public struct AppPolicies: Sendable, Equatable {
     /// The custom EULA text; empty means Apple's standard EULA.
     public var eula: String
+    /// `policies[]`: the localized privacy policies; pick one for a customer with `privacyPolicy(for:linkedOnly:)`.
     public var policies: [Policy]
 
     /// One localized policy (`policyText`, `policyURL`).
     public struct Policy: Sendable, Equatable {
+        /// `locale`: which language and region the policy is written for ("en_US").
         public var locale: String
+        /// `policyText`: the policy itself, for views that show text rather than a link; may be empty.
         public var text: String
+        /// `policyURL`: where the policy lives; may be empty.
         public var url: String
 
+        /// A policy as the file gives it; empty strings stand for missing fields.
         public init(locale: String, text: String, url: String) {
             self.locale = locale
             self.text = text
@@ -19,6 +24,7 @@ public struct AppPolicies: Sendable, Equatable {
         }
     }
 
+    /// Policies as a catalog gives them; the defaults mean Apple's standard EULA and no privacy policy.
     public init(eula: String = "", policies: [Policy] = []) {
         self.eula = eula
         self.policies = policies

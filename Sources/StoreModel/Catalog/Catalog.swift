@@ -5,16 +5,21 @@ import Foundation
 public struct Catalog: Sendable, Equatable {
     /// The file's own `identifier`; absent in the first 1.0 files.
     public var identifier: String?
+    /// The file's `version`; informational, nil when the file has none.
     public var formatVersion: CatalogVersion?
     /// All products of every type, in this order: `products[]`, `nonRenewingSubscriptions[]`,
     /// then each group's subscriptions, each in file order.
     public var products: [CatalogProduct]
+    /// `subscriptionGroups[]`, in file order; each lists its products by level.
     public var subscriptionGroups: [SubscriptionGroup]
+    /// The file's `settings`: the test-environment defaults a world starts from.
     public var settings: CatalogSettings
+    /// `appPolicies`: the EULA and privacy policy store views show; nil when the file has none.
     public var appPolicies: AppPolicies?
     /// `subscriptionOffersKeyPair`.
     public var offerKeyPair: OfferKeyPair?
 
+    /// A catalog built in code (tests, the demo catalogs); files go through `decode(_:)` or `load(contentsOf:)`.
     public init(
         identifier: String? = nil, formatVersion: CatalogVersion? = nil, products: [CatalogProduct] = [],
         subscriptionGroups: [SubscriptionGroup] = [], settings: CatalogSettings = CatalogSettings(),

@@ -2,9 +2,12 @@
 public struct CatalogLocalization: Sendable, Equatable {
     /// `en_US`, `fr_FR`, or a bare language such as `ar`.
     public var locale: String
+    /// `displayName`: the name customers see (StoreKit's `Product.displayName`, or the group's name).
     public var displayName: String
+    /// `description`: the text customers see (StoreKit's `Product.description`); may be empty.
     public var description: String
 
+    /// One localization as the file gives it.
     public init(locale: String, displayName: String, description: String) {
         self.locale = locale
         self.displayName = displayName

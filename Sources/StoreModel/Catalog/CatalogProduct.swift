@@ -7,15 +7,20 @@ public struct CatalogProduct: Sendable, Equatable {
     public var id: String
     /// App Store Connect reference name; never shown to customers.
     public var referenceName: String
+    /// `type`: which of the four in-app purchase kinds this is.
     public var kind: ProductKind
     /// `displayPrice` parsed exactly with `Decimal(string:)`; the currency comes from the storefront.
     public var price: Decimal
+    /// `familyShareable`: family members get it through Family Sharing.
     public var familyShareable: Bool
+    /// `internalID`: App Store Connect's ID in a synced file; not used by the store.
     public var internalID: String?
+    /// `localizations[]`: the names and descriptions to pick from for a customer's locale.
     public var localizations: [CatalogLocalization]
     /// Non-nil exactly when `kind == .autoRenewable`.
     public var subscription: CatalogSubscription?
 
+    /// A product as the parser or a test builds it.
     public init(
         id: String, referenceName: String, kind: ProductKind, price: Decimal, familyShareable: Bool = false,
         internalID: String? = nil, localizations: [CatalogLocalization] = [], subscription: CatalogSubscription? = nil

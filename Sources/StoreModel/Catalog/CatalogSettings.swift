@@ -9,14 +9,19 @@ public struct CatalogSettings: Sendable, Equatable {
     public var timeRate: Int
     /// `_compatibilityTimeRate`: fallback rate keyed by a version number.
     public var compatibilityTimeRate: [String: Int]
+    /// `_askToBuyEnabled`: purchases wait for approval (`.pending` / `.deferred`) unless a world overrides it.
     public var askToBuyEnabled: Bool
+    /// `_billingGracePeriodEnabled`: a failed renewal keeps access through the grace period unless a world overrides it.
     public var billingGracePeriodEnabled: Bool
     /// `_renewalBillingIssuesEnabled`: renewals enter billing retry.
     public var renewalBillingIssuesEnabled: Bool
     /// `_billingIssuesEnabled`: purchases are interrupted.
     public var interruptedPurchasesEnabled: Bool
+    /// `_disableDialogs`: the test session's switch for skipping purchase confirmation dialogs.
     public var disableDialogs: Bool
+    /// `_failTransactionsEnabled`: purchases fail unless a world overrides it.
     public var failTransactionsEnabled: Bool
+    /// `_storeKitErrors[]`: the simulated errors per StoreKit API, as Xcode 15+ writes them.
     public var storeKitErrors: [StoreKitErrorSetting]
     /// `_applicationInternalID` of a file synced from App Store Connect.
     public var applicationInternalID: String?
@@ -25,6 +30,7 @@ public struct CatalogSettings: Sendable, Equatable {
     /// `_lastSynchronizedDate`: seconds since 2001-01-01.
     public var lastSynchronizedDate: Double?
 
+    /// Settings with Xcode's defaults for any key left out.
     public init(
         storefront: String = "USA", locale: String = "en_US", timeRate: Int = 0,
         compatibilityTimeRate: [String: Int] = [:], askToBuyEnabled: Bool = false,

@@ -13,11 +13,14 @@ public struct CatalogSubscription: Sendable, Equatable {
     public var introductoryOffers: [CatalogOffer]
     /// `adHocOffers[]`.
     public var promotionalOffers: [CatalogOffer]
+    /// `codeOffers[]`: offers redeemed with an offer code.
     public var codeOffers: [CatalogOffer]
     /// `winbackOffers[]` (lowercase "b" in the file).
     public var winBackOffers: [CatalogOffer]
+    /// `billingPlans[]`: the 2026 billing plans (e.g. monthly with a 12-month commitment); empty in older files.
     public var billingPlans: [BillingPlan]
 
+    /// The subscription part of a product, as the parser or a test builds it.
     public init(
         groupID: String, groupLevel: Int, period: SubscriptionPeriod, introductoryOffer: CatalogOffer? = nil,
         introductoryOffers: [CatalogOffer] = [], promotionalOffers: [CatalogOffer] = [],

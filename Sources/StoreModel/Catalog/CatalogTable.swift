@@ -2,6 +2,7 @@
 /// level, and every offer, with prices formatted for one storefront. Columns are aligned with
 /// spaces, so the output reads well in a terminal and diffs cleanly in tests.
 public enum CatalogTable {
+    /// The whole catalog as text, prices formatted for `storefront`: what `openstore catalog show` prints.
     public static func render(_ catalog: Catalog, storefront: Storefront) -> String {
         var lines: [String] = []
         var title = "Catalog"

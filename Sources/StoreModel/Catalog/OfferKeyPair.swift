@@ -5,6 +5,7 @@ public struct OfferKeyPair: Sendable, Equatable {
     /// Base64 PKCS#8 DER of a P-256 private key.
     public var privateKey: String
 
+    /// A key pair as the file's `subscriptionOffersKeyPair` gives it.
     public init(id: String, privateKey: String) {
         self.id = id
         self.privateKey = privateKey

@@ -3,22 +3,26 @@
 public struct StoreKitErrorSetting: Sendable, Equatable {
     /// The API name as Xcode writes it (`Load Products`, `Purchase`, `Verification`, …).
     public var name: String
+    /// Whether the simulated error is on; only an enabled setting makes a world fail that API.
     public var enabled: Bool
     /// The chosen error, remembered even while disabled; nil when the file has `null`.
     public var current: Current?
 
+    /// The error chosen for the API: which case of which error family.
     public struct Current: Sendable, Equatable {
         /// Position of the case in the wrapped error enum.
         public var index: Int
         /// The failure family: `generic`, `purchase`, `verification`, `refundRequest`.
         public var type: String
 
+        /// A choice as the file's `current` object gives it.
         public init(index: Int, type: String) {
             self.index = index
             self.type = type
         }
     }
 
+    /// A setting as the file gives it; off and with no error chosen by default.
     public init(name: String, enabled: Bool = false, current: Current? = nil) {
         self.name = name
         self.enabled = enabled

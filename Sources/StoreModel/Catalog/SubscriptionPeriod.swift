@@ -4,6 +4,7 @@ import Foundation
 /// It is kept as unit + value, not as seconds, because a month is a calendar month: renewal dates
 /// must land on the same day of the month, as at Apple.
 public struct SubscriptionPeriod: Sendable, Hashable, CustomStringConvertible {
+    /// The ISO 8601 units a period can count in; a period has exactly one.
     public enum Unit: String, Sendable, CaseIterable {
         case day, week, month, year
 
@@ -18,9 +19,12 @@ public struct SubscriptionPeriod: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The unit `value` counts; months and years are calendar units, not fixed seconds.
     public var unit: Unit
+    /// How many units, 1 or more when parsed from text.
     public var value: Int
 
+    /// A period of `value` units; unlike `init?(iso8601:)`, the value is not checked.
     public init(unit: Unit, value: Int) {
         self.unit = unit
         self.value = value
@@ -47,6 +51,7 @@ public struct SubscriptionPeriod: Sendable, Hashable, CustomStringConvertible {
         "P\(value)\(unit.designator)"
     }
 
+    /// The ISO 8601 text (`P1M`), so logs and tables show what the file says.
     public var description: String { iso8601 }
 
     /// The same unit repeated `n` times (P1M × 3 = P3M); how long a multi-period offer lasts.

@@ -14,6 +14,7 @@ public struct Storefront: Sendable, Equatable, Hashable {
     /// The country's main locale ("en_US", "fr_FR", "ja_JP"), used to format prices.
     public var locale: String
 
+    /// A storefront with its codes, currency and formatting locale; `lookup(_:)` gives the built-in ones.
     public init(countryCode: String, id: String, currency: String, locale: String) {
         self.countryCode = countryCode
         self.id = id

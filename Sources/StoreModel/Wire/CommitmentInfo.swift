@@ -14,8 +14,10 @@ public struct TransactionCommitmentInfo: Codable, Sendable, Equatable {
     public var commitmentExpiresDate: Int64
     /// The price of the whole commitment, in milliunits (the catalog's `commitmentDisplayPrice`).
     public var commitmentPrice: Int64
+    /// Mirrors `totalBillingPeriods`: how many billing periods the commitment has (12 for a monthly plan).
     public var totalBillingPeriods: Int
 
+    /// A commitment position as the store builds it for a `MONTHLY` transaction.
     public init(billingPeriodNumber: Int, commitmentExpiresDate: Int64, commitmentPrice: Int64, totalBillingPeriods: Int) {
         self.billingPeriodNumber = billingPeriodNumber
         self.commitmentExpiresDate = commitmentExpiresDate
@@ -27,14 +29,18 @@ public struct TransactionCommitmentInfo: Codable, Sendable, Equatable {
 /// `RenewalCommitmentInfo`: what happens when the current commitment ends. Apple sends it only
 /// while the subscription is in a commitment.
 public struct RenewalCommitmentInfo: Codable, Sendable, Equatable {
+    /// Mirrors `commitmentAutoRenewProductId`: the product the commitment renews into.
     public var commitmentAutoRenewProductId: String
     /// Whether the commitment renews at its end; cancelling a commitment turns only this off.
     public var commitmentAutoRenewStatus: AutoRenewStatus
+    /// Mirrors `commitmentRenewalBillingPlanType`: the billing plan the renewed commitment uses.
     public var commitmentRenewalBillingPlanType: BillingPlanType
+    /// Mirrors `commitmentRenewalDate`: when the commitment renews, in ms since 1970.
     public var commitmentRenewalDate: Int64
     /// The price of the next commitment (or of the up-front year), in milliunits.
     public var commitmentRenewalPrice: Int64
 
+    /// Commitment renewal terms as the store builds them for renewal info.
     public init(commitmentAutoRenewProductId: String, commitmentAutoRenewStatus: AutoRenewStatus,
                 commitmentRenewalBillingPlanType: BillingPlanType, commitmentRenewalDate: Int64, commitmentRenewalPrice: Int64) {
         self.commitmentAutoRenewProductId = commitmentAutoRenewProductId

@@ -6,60 +6,71 @@ public struct JSONWriter: Sendable {
     public private(set) var bytes: [UInt8] = []
     private var needsComma: [Bool] = []
 
+    /// An empty writer with room for `capacity` bytes, about one payload's worth by default.
     public init(capacity: Int = 768) {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Opens an object as a top-level value or array element; close it with `endObject()`.
     public mutating func beginObject() {
         separate()
         bytes.append(UInt8(ascii: "{"))
         needsComma.append(false)
     }
 
+    /// Closes the innermost object or keyed object.
     public mutating func endObject() {
         bytes.append(UInt8(ascii: "}"))
         needsComma.removeLast()
     }
 
+    /// Opens an array under `key`; add `element(_:)`s, then `endArray()`.
     public mutating func beginArray(_ key: String) {
         writeKey(key)
         bytes.append(UInt8(ascii: "["))
         needsComma.append(false)
     }
 
+    /// Closes the innermost array.
     public mutating func endArray() {
         bytes.append(UInt8(ascii: "]"))
         needsComma.removeLast()
     }
 
+    /// Opens an object under `key` (a nested payload field); close it with `endObject()`.
     public mutating func beginObject(_ key: String) {
         writeKey(key)
         bytes.append(UInt8(ascii: "{"))
         needsComma.append(false)
     }
 
+    /// Writes `key` and an escaped string; does nothing for nil, so absent fields stay out.
     public mutating func field(_ key: String, _ value: String?) {
         guard let value else { return }
         writeKey(key)
         writeString(value)
     }
 
+    /// Writes `key` and an integer; does nothing for nil, so absent fields stay out.
     public mutating func field(_ key: String, _ value: Int64?) {
         guard let value else { return }
         writeKey(key)
         writeInteger(value)
     }
 
+    /// Writes `key` and an integer; does nothing for nil.
     public mutating func field(_ key: String, _ value: Int?) {
         field(key, value.map(Int64.init))
     }
 
+    /// Writes `key` and `true` or `false`; does nothing for nil.
     public mutating func field(_ key: String, _ value: Bool?) {
         guard let value else { return }
         writeKey(key)
         bytes.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
     }
 
+    /// Writes `key` and an array of strings; does nothing for nil (an empty array is written).
     public mutating func field(_ key: String, _ values: [String]?) {
         guard let values else { return }
         beginArray(key)
@@ -67,6 +78,7 @@ public struct JSONWriter: Sendable {
         endArray()
     }
 
+    /// Writes one string inside the current array.
     public mutating func element(_ value: String) {
         separate()
         writeString(value)

@@ -1,6 +1,7 @@
 /// Fast JSON for the payloads Apple's verifiers decode. Field order and names follow Apple's
 /// models; nil fields are left out, as Apple does.
 extension TransactionPayload {
+    /// Writes the payload as Apple's model orders it, leaving out nil fields.
     public func write(to json: inout JSONWriter) {
         json.beginObject()
         json.field("transactionId", transactionId)
@@ -38,6 +39,7 @@ extension TransactionPayload {
         json.endObject()
     }
 
+    /// Decodes stored payload JSON; throws when a required field is missing or mistyped.
     public init(json bytes: some Collection<UInt8>) throws {
         let o = try WireObject(bytes: Array(bytes))
         self.init(
@@ -65,6 +67,7 @@ extension TransactionPayload {
 }
 
 extension RenewalInfoPayload {
+    /// Writes the payload as Apple's model orders it, leaving out nil fields.
     public func write(to json: inout JSONWriter) {
         json.beginObject()
         json.field("originalTransactionId", originalTransactionId)
@@ -95,6 +98,7 @@ extension RenewalInfoPayload {
 }
 
 extension AppTransactionPayload {
+    /// Writes the payload as Apple's model orders it, leaving out nil fields.
     public func write(to json: inout JSONWriter) {
         json.beginObject()
         json.field("receiptType", receiptType.rawValue)
@@ -122,6 +126,7 @@ public protocol JSONWritable {
 }
 
 extension JSONWritable {
+    /// The payload's JSON, exactly the bytes the store signs.
     public var jsonBytes: [UInt8] {
         var json = JSONWriter()
         write(to: &json)

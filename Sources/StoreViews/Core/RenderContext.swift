@@ -1,9 +1,12 @@
 /// What a view sees while it renders: the environment its ancestors set, and the render session
 /// shared by the whole page (the store's data, the actions buttons register).
 public struct RenderContext {
+    /// The environment in effect here: what ancestors' modifiers set.
     public var environment: EnvironmentValues
+    /// Shared by every view of the render: where buttons register actions and purchases are requested.
     public let session: RenderSession
 
+    /// Starts a render at the top of a page; `PageRenderer` makes one per pass.
     public init(environment: EnvironmentValues = EnvironmentValues(), session: RenderSession) {
         self.environment = environment
         self.session = session
@@ -16,6 +19,7 @@ public struct RenderContext {
         return copy
     }
 
+    /// The store data the page draws from (the session's snapshot).
     public var store: StoreSnapshot { session.store }
 }
 
@@ -32,7 +36,9 @@ public enum RenderPhase: String, Sendable, CaseIterable {
 /// SwiftUI button finds its closure. A session belongs to one render on one task at a time, which
 /// is why it may be handed to the task-local that `@State` writes report to.
 public final class RenderSession: @unchecked Sendable {
+    /// The store data every view of this render draws from.
     public let store: StoreSnapshot
+    /// Whether views draw the loaded data or StoreKit's loading placeholders.
     public let phase: RenderPhase
     /// Where forms post their actions.
     public let actionURL: String
@@ -45,6 +51,7 @@ public final class RenderSession: @unchecked Sendable {
     var collectors: [ContainerBackgrounds] = []
     var stateChanged = false
 
+    /// A session for one page render; actions post to `actionURL`.
     public init(store: StoreSnapshot, phase: RenderPhase = .loaded, actionURL: String = "actions") {
         self.store = store
         self.phase = phase
@@ -62,6 +69,7 @@ public final class RenderSession: @unchecked Sendable {
         requestedPurchases.append(intent)
     }
 
+    /// Records that a cancellation button or an action asked to close the store.
     public func requestDismiss() {
         dismissRequested = true
     }

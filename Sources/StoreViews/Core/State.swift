@@ -10,10 +10,12 @@ public struct State<Value> {
     }
     let box: Box
 
+    /// Starts the storage at `wrappedValue`, the value the first render sees.
     public init(wrappedValue: Value) {
         box = Box(wrappedValue)
     }
 
+    /// The stored value; setting it during a render makes the page render once more with it.
     public var wrappedValue: Value {
         get { box.value }
         nonmutating set {

@@ -3,9 +3,13 @@ import StoreKitTypes
 
 /// The Backyard Birds store from WWDC23's "Meet StoreKit for SwiftUI", ported almost verbatim.
 public enum BackyardBirds {
+    /// The demo catalog's app; the Backyard Birds pages sell from it.
     public static let bundleId = "com.example.backyardbirds"
+    /// The Backyard Birds Pass subscription group, sold by the Pass shop and the upgrade offer.
     public static let passGroupID = "BB0PASS1"
+    /// The feast bundle, shown large as the shop's "Best Value".
     public static let bestValue = "com.example.backyardbirds.feastbundle"
+    /// The bird foods on the shelves: the first three regular, the last two compact.
     public static let birdFood = [
         "com.example.backyardbirds.pellets", "com.example.backyardbirds.sunflowerseeds", "com.example.backyardbirds.nectar",
         "com.example.backyardbirds.suetcake", "com.example.backyardbirds.mealworms",
@@ -23,8 +27,10 @@ public enum BackyardBirds {
 public struct BirdFoodShop: View {
     @State var passStatus: EntitlementTaskState<[Product.SubscriptionInfo.Status]> = .loading
 
+    /// A fresh shop; the Pass status loads when the page renders.
     public init() {}
 
+    /// The shop's products, the upgrade offer, and the Pass status task that feeds it.
     public var body: some View {
         VStack(alignment: .leading, spacing: 20) {
             Text("Bird Food Shop").font(.largeTitle)
@@ -90,8 +96,11 @@ struct PassUpgradeOffer: View {
 public struct BackyardBirdsPassShop: View {
     @State var status: EntitlementTaskState<[Product.SubscriptionInfo.Status]> = .loading
 
+    /// A fresh Pass shop; the subscription status loads when the page renders.
     public init() {}
 
+    /// A spinner while the Pass status loads, then the Pass store: only upgrades for a subscriber
+    /// below the top level, every plan for anyone else.
     public var body: some View {
         Group {
             switch status {

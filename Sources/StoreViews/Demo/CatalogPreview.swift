@@ -6,6 +6,7 @@ import StoreShared
 public struct CatalogPreview: View {
     let products: [Product]
 
+    /// A gallery of `products`, e.g. a catalog's products for one storefront.
     public init(products: [Product]) {
         self.products = products
     }
@@ -22,6 +23,8 @@ public struct CatalogPreview: View {
         products.first { $0.subscription?.subscriptionGroupID == group }?.subscription?.groupDisplayName ?? group
     }
 
+    /// Each product view style in turn, a `StoreView` of the non-subscriptions, then each group in
+    /// each control style.
     public var body: some View {
         VStack(alignment: .leading, spacing: 24) {
             ForEach(Self.productStyles, id: \.0) { name, style in

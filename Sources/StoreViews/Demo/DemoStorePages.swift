@@ -1,5 +1,6 @@
 /// The pages `openstore serve` shows at `/store`, each selling from an embedded demo catalog.
 public enum DemoStorePages {
+    /// Every demo page, in the order the page index lists them.
     public static let all: [StorePage] = [
         StorePage(id: "backyard-birds", bundleId: BackyardBirds.bundleId, title: "Backyard Birds — Bird Food Shop",
                   summary: "ProductView in large, regular and compact styles; an upgrade offer for Pass subscribers.") {
@@ -32,6 +33,7 @@ public enum DemoStorePages {
         },
     ]
 
+    /// The demo page with this ID, or nil.
     public static func page(_ id: String) -> StorePage? {
         all.first { $0.id == id }
     }

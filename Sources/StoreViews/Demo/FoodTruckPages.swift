@@ -4,10 +4,16 @@ import StoreKitTypes
 /// The Food Truck app's store: the annual sales history, Social Feed+, and a subscription status
 /// panel in the style of Apphud's article ("active until …", "expired at …", "not purchased").
 public enum FoodTruck {
+    /// The demo catalog's app; the Food Truck pages sell from it.
     public static let bundleId = "com.example.foodtruck"
+    /// The Social Feed+ subscription group, sold on the Food Truck page.
     public static let socialFeedGroupID = "F7E50C1A"
+    /// The annual sales history purchase; it shows as unlocked for customers who first bought the
+    /// app before 8.0.
     public static let annualHistory = "com.example.foodtruck.annualhistory"
+    /// The monthly Social Feed+ plan, the reference for the yearly plan's savings.
     public static let socialFeedMonthly = "com.example.foodtruck.socialfeedplus.monthly"
+    /// The yearly Social Feed+ plan, whose savings over monthly the marketing content states.
     public static let socialFeedYearly = "com.example.foodtruck.socialfeedplus.yearly"
     /// Sales history became a purchase in 8.0; customers who bought the app before keep it.
     public static let paidHistorySince = [8, 0]
@@ -23,11 +29,14 @@ public enum FoodTruck {
     }
 }
 
+/// The Food Truck page: the Social Feed+ status panel, the sales history offer and the Social Feed+ store.
 public struct FoodTruckStore: View {
     @State var socialFeed: EntitlementTaskState<[Product.SubscriptionInfo.Status]> = .loading
 
+    /// A fresh page; the Social Feed+ status loads when it renders.
     public init() {}
 
+    /// The page's sections, with the status task that feeds the panel.
     public var body: some View {
         VStack(alignment: .leading, spacing: 20) {
             Text("Food Truck").font(.largeTitle)

@@ -8,13 +8,18 @@ import StoreKitTypes
 /// `Tests/Fixtures/storekit1.storekit`, so it is listed when the store serves that catalog as
 /// `com.example.paywall`, the app of the command-line example (`apphud-paywall-example`).
 public enum Paywall {
+    /// The command-line example's app; the paywall page is listed when the store sells it.
     public static let bundleId = "com.example.paywall"
+    /// The subscription group of `storekit1.storekit` that the paywall sells.
     public static let groupID = "PG"
 }
 
+/// The paywall page: heading, a subscribe button per plan, Restore and policies, then status lines.
 public struct PaywallPage: View {
+    /// A fresh paywall page.
     public init() {}
 
+    /// The article's layout, built from `SubscriptionStoreView` with a button per plan.
     public var body: some View {
         VStack(alignment: .center, spacing: 16) {
             Text("Get Premium Membership").font(.largeTitle)

@@ -2,29 +2,42 @@ import StoreShared
 /// Renders a store page to a complete HTML document with its stylesheet and script inline, so the
 /// page makes no requests of its own.
 public enum PageRenderer {
+    /// The page's color scheme: follow the device (`automatic`), or force `light` or `dark`.
     public enum ColorScheme: String, Sendable { case automatic, light, dark }
 
     /// A message shown at the top of the page after an action (a purchase, a redeemed code).
     public struct Notice: Sendable {
+        /// The message, shown as given.
         public let text: String
+        /// True for a failure, shown as an alert in the error style.
         public let isError: Bool
+        /// A notice with its text, a success unless `isError`.
         public init(_ text: String, isError: Bool = false) {
             self.text = text
             self.isError = isError
         }
     }
 
+    /// How to render a page: its title, language, color scheme, actions URL and what surrounds the store.
     public struct Options {
+        /// The document's `<title>`.
         public var title: String
+        /// The document's `lang`, which screen readers use to choose a voice.
         public var language: String
+        /// Forces light or dark, or leaves it to the device.
         public var colorScheme: ColorScheme
+        /// Where the page's forms post their actions.
         public var actionURL: String
+        /// Draw the store's data, or StoreKit's loading placeholders.
         public var phase: RenderPhase
+        /// A notice to show above the page, e.g. the outcome of the last action.
         public var notice: Notice?
         /// Page chrome above the store: the demo pages put their customer picker here.
         public var header: AnyView?
+        /// Whether the store is shown as a sheet, which shows the automatic Close button.
         public var isPresented: Bool
 
+        /// Options for a plain store page: "Store", English, the device's color scheme, loaded data.
         public init(title: String = "Store", language: String = "en", colorScheme: ColorScheme = .automatic, actionURL: String = "actions",
                     phase: RenderPhase = .loaded, notice: Notice? = nil, header: AnyView? = nil, isPresented: Bool = false) {
             self.title = title
@@ -38,7 +51,9 @@ public enum PageRenderer {
         }
     }
 
+    /// A rendered page: the HTML to send and the session that resolves its posted actions.
     public struct Rendered {
+        /// The complete HTML document.
         public let html: String
         /// What the page's buttons do; the server resolves a posted form against it.
         public let session: RenderSession

@@ -6,11 +6,15 @@ import StoreShared
 /// carries its text alternatives: a spoken summary on the SVG (`role="img"`) and the numbers in
 /// a table under a disclosure, for those who would rather read.
 public struct BarChart: PrimitiveView {
+    /// One row of data: a named set of values, one per label, drawn in its own color.
     public struct Series: Sendable {
+        /// The series' name, shown in the legend, the tooltips and the table's header.
         public var name: String
         /// A class from the page's stylesheet that fills the bars (`mg-bar-a`, …).
         public var cssClass: String
+        /// One value per label; missing, negative or non-finite values count as zero.
         public var values: [Double]
+        /// A series named `name`, filled by `cssClass`.
         public init(name: String, cssClass: String, values: [Double]) {
             self.name = name
             self.cssClass = cssClass
@@ -18,15 +22,23 @@ public struct BarChart: PrimitiveView {
         }
     }
 
+    /// Prefix of the figure's element IDs; must be unique on the page.
     public let id: String
+    /// The chart's heading, which also labels the figure.
     public let title: String
+    /// The spoken description of the chart, read instead of the bars.
     public let summary: String
+    /// The groups along the axis, in order (a day, an hour); only the first and last are printed
+    /// under it, all of them in the tooltips and the table.
     public let labels: [String]
+    /// The data series, one bar per series in each group.
     public let series: [Series]
+    /// True to stack each group's bars, false to draw them side by side.
     public let stacked: Bool
     /// How a value reads in the table and the tooltips.
     public let format: @Sendable (Double) -> String
 
+    /// A chart of `series` over `labels`; values read as whole numbers, else with two decimals.
     public init(id: String, title: String, summary: String, labels: [String], series: [Series], stacked: Bool = false,
                 format: @escaping @Sendable (Double) -> String = { $0 == $0.rounded() ? String(Int64($0)) : String(format: "%.2f", $0) }) {
         self.id = id
@@ -38,6 +50,7 @@ public struct BarChart: PrimitiveView {
         self.format = format
     }
 
+    /// A `figure` with the SVG, its legend, and the numbers in a table under a disclosure.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         let width = 720.0, height = 220.0, left = 44.0, bottom = 28.0, top = 10.0
         let count = max(1, labels.count)

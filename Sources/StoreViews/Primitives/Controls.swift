@@ -8,12 +8,14 @@ public struct Button<Label: View>: PrimitiveView {
     let label: Label
     let role: ButtonRole?
 
+    /// Mirrors SwiftUI's `Button(role:action:label:)`: `action` runs on the server when the page posts it.
     public init(role: ButtonRole? = nil, action: @escaping () -> Void, @ViewBuilder label: () -> Label) {
         self.action = action
         self.label = label()
         self.role = role
     }
 
+    /// A one-button POST form whose button posts this render's ID for `action`.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         let id = context.session.actions.register(action)
         ActionForm(url: context.session.actionURL, action: id, className: "sk-button" + (role == .cancel ? " sk-button-cancel" : ""))
@@ -22,21 +24,25 @@ public struct Button<Label: View>: PrimitiveView {
 }
 
 extension Button where Label == Text {
+    /// Mirrors `Button(_:role:action:)`: a button labelled with text.
     public init(_ title: String, role: ButtonRole? = nil, action: @escaping () -> Void) {
         self.init(role: role, action: action) { Text(title) }
     }
 }
 
+/// Mirrors SwiftUI's `ButtonRole`; `.cancel` gets the secondary cancel look, `.destructive` looks standard.
 public enum ButtonRole: Sendable { case cancel, destructive }
 
 /// A link. Only web, relative and mail addresses are kept; anything else (`javascript:`) becomes `#`.
 public struct Link<Label: View>: PrimitiveView {
     let destination: String
     let label: Label
+    /// Mirrors SwiftUI's `Link(destination:label:)`; an unsafe destination becomes `#`.
     public init(destination: String, @ViewBuilder label: () -> Label) {
         self.destination = destination
         self.label = label()
     }
+    /// An `a` element with the filtered destination.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         html.open("a", [("class", "sk-link"), ("href", Self.safe(destination))])
         label._render(context, html)
@@ -56,6 +62,7 @@ public struct Link<Label: View>: PrimitiveView {
 }
 
 extension Link where Label == Text {
+    /// Mirrors `Link(_:destination:)`: a link labelled with text.
     public init(_ title: String, destination: String) {
         self.init(destination: destination) { Text(title) }
     }

@@ -1,5 +1,7 @@
 import StoreShared
+/// Mirrors SwiftUI's `HorizontalAlignment`: how a `VStack` lines up its children.
 public enum HorizontalAlignment: String, Sendable { case leading, center, trailing }
+/// Mirrors SwiftUI's `VerticalAlignment`: how an `HStack` lines up its children.
 public enum VerticalAlignment: String, Sendable { case top, center, bottom }
 
 /// Children one above the other.
@@ -7,11 +9,13 @@ public struct VStack<Content: View>: PrimitiveView {
     let alignment: HorizontalAlignment
     let spacing: Double?
     let content: Content
+    /// Mirrors `VStack(alignment:spacing:content:)`; spacing in points, the stylesheet's gap when nil.
     public init(alignment: HorizontalAlignment = .center, spacing: Double? = nil, @ViewBuilder content: () -> Content) {
         self.alignment = alignment
         self.spacing = spacing
         self.content = content()
     }
+    /// A `div` of the stack's class, with `gap` as inline CSS when spacing is given.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         html.open("div", [("class", "sk-vstack sk-align-\(alignment.rawValue)"), ("style", spacing.flatMap(CSSNumber.pixels).map { "gap:\($0)px" })])
         content._render(context, html)
@@ -24,11 +28,13 @@ public struct HStack<Content: View>: PrimitiveView {
     let alignment: VerticalAlignment
     let spacing: Double?
     let content: Content
+    /// Mirrors `HStack(alignment:spacing:content:)`; spacing in points, the stylesheet's gap when nil.
     public init(alignment: VerticalAlignment = .center, spacing: Double? = nil, @ViewBuilder content: () -> Content) {
         self.alignment = alignment
         self.spacing = spacing
         self.content = content()
     }
+    /// A `div` of the stack's class, with `gap` as inline CSS when spacing is given.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         html.open("div", [("class", "sk-hstack sk-valign-\(alignment.rawValue)"), ("style", spacing.flatMap(CSSNumber.pixels).map { "gap:\($0)px" })])
         content._render(context, html)
@@ -38,7 +44,9 @@ public struct HStack<Content: View>: PrimitiveView {
 
 /// Flexible space in a stack.
 public struct Spacer: PrimitiveView {
+    /// Space that pushes its neighbours apart, as SwiftUI's `Spacer()`.
     public init() {}
+    /// An empty decorative `span` the stylesheet lets grow.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         html.element("span", [("class", "sk-spacer"), ("aria-hidden", "true")], text: "")
     }
@@ -46,14 +54,18 @@ public struct Spacer: PrimitiveView {
 
 /// A thin separating line.
 public struct Divider: PrimitiveView {
+    /// A separating line, as SwiftUI's `Divider()`.
     public init() {}
+    /// An `hr` element.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) { html.open("hr", [("class", "sk-divider")]) }
 }
 
 /// A scrolling region; on the web the page itself scrolls, so this is a plain block.
 public struct ScrollView<Content: View>: PrimitiveView {
     let content: Content
+    /// Mirrors `ScrollView(content:)`; the content is not clipped or scrolled on its own.
     public init(@ViewBuilder content: () -> Content) { self.content = content() }
+    /// A plain `div` around the content.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         html.open("div", [("class", "sk-scroll")])
         content._render(context, html)
@@ -64,7 +76,9 @@ public struct ScrollView<Content: View>: PrimitiveView {
 /// A spinner, shown while store data loads.
 public struct ProgressView: PrimitiveView {
     let label: String
+    /// A spinner with `label` beside it, as SwiftUI's `ProgressView(_:)`.
     public init(_ label: String = "Loading…") { self.label = label }
+    /// A polite live region, so screen readers announce the label.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         html.open("div", [("class", "sk-progress"), ("role", "status"), ("aria-live", "polite")])
         html.element("span", [("class", "sk-spinner"), ("aria-hidden", "true")], text: "")
@@ -81,6 +95,7 @@ public struct Element<Content: View>: PrimitiveView {
     let tag: String
     let attributes: [(String, String?)]
     let content: Content
+    /// An element of `tag` with your class and attributes, filtered as described above.
     public init(_ tag: String, class className: String? = nil, attributes: [(String, String?)] = [], @ViewBuilder content: () -> Content) {
         let plain = tag.unicodeScalars.allSatisfy { ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) }
         self.tag = plain && !tag.isEmpty && !ElementPolicy.forbiddenTags.contains(tag.lowercased()) ? tag : "div"
@@ -94,6 +109,7 @@ public struct Element<Content: View>: PrimitiveView {
         }
         self.content = content()
     }
+    /// The element with its filtered attributes, around the content.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         html.open(tag, attributes)
         content._render(context, html)

@@ -1,10 +1,14 @@
 import StoreShared
 /// Text, always escaped.
 public struct Text: PrimitiveView {
+    /// The string shown, escaped when written.
     public let content: String
+    /// Text shown as given, with no localization lookup.
     public init(_ content: String) { self.content = content }
+    /// Mirrors `Text(verbatim:)`: text shown exactly as given.
     public init<S: StringProtocol>(verbatim content: S) { self.content = String(content) }
 
+    /// Plain escaped text, or a heading or `span` in the environment's font.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         if let font = context.environment.font {
             html.element(font.headingTag ?? "span", [("class", "sk-text sk-font-\(font.rawValue)"), ("dir", "auto")], text: content)
@@ -37,6 +41,7 @@ public struct Image: PrimitiveView {
     enum Source { case symbol(String), dataURL(String, alt: String), decorative(String) }
     let source: Source
 
+    /// Mirrors `Image(systemName:)`: drawn from the built-in symbol set, a dot for unknown names.
     public init(systemName: String) { source = .symbol(systemName) }
     /// An image embedded in the page (`data:` URL), never fetched from elsewhere.
     public init(dataURL: String, label: String) { source = .dataURL(dataURL, alt: label) }
@@ -46,6 +51,7 @@ public struct Image: PrimitiveView {
     /// The SF Symbols names drawn by the built-in set.
     public static var systemNames: [String] { Symbols.markup.keys.sorted() }
 
+    /// Inline SVG for a symbol, a hidden `span` for a glyph, or an `img` for a `data:image/` URL.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         switch source {
         case .symbol(let name):

@@ -2,13 +2,17 @@ import StoreKitTypes
 
 /// A purchase a page asked for: the product, and the hooks in effect where it was asked.
 public struct PurchaseIntent {
+    /// The product to buy.
     public let productID: String
     /// The offer the button showed, which the purchase applies (a win-back offer is asked for
     /// explicitly, as `Product.PurchaseOption.winBackOffer(_:)`; an intro offer the store applies).
     public let offer: Product.SubscriptionOffer?
+    /// The `onInAppPurchaseStart(perform:)` actions in effect at the button, run before the purchase.
     public let onStart: ((Product) async -> Void)?
+    /// The `onInAppPurchaseCompletion(perform:)` action in effect at the button, given the outcome.
     public let onCompletion: ((Product, Result<Product.PurchaseResult, any Error>) async -> Void)?
 
+    /// A purchase of `productID`, optionally with an offer, carrying the hooks to run around it.
     public init(productID: String, offer: Product.SubscriptionOffer? = nil, onStart: ((Product) async -> Void)?,
                 onCompletion: ((Product, Result<Product.PurchaseResult, any Error>) async -> Void)?) {
         self.productID = productID

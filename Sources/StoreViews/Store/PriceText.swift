@@ -47,8 +47,11 @@ public enum PriceText {
     /// monthly one, as the talk's store shows. `percent` is rounded down, so "Save 16%" never
     /// overstates; `displayAmount` is in the storefront's currency format.
     public struct Savings: Sendable, Hashable {
+        /// How much less the plan costs over the same time, in the product's currency.
         public let amount: Decimal
+        /// The saving as a percentage of paying the shorter plan for that time, rounded down ("Save 16%").
         public let percent: Int
+        /// `amount` formatted for the storefront, ready to show.
         public let displayAmount: String
     }
 

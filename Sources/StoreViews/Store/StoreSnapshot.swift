@@ -14,18 +14,22 @@ public struct StoreSnapshot: Sendable {
     public var currentEntitlements: [String: VerificationResult<Transaction>]
     /// `Product.SubscriptionInfo.status(for:)`, keyed by subscription group ID.
     public var subscriptionStatuses: [String: [Product.SubscriptionInfo.Status]]
+    /// Set when loading subscription statuses failed; `subscriptionStatusTask` then reports the failure.
     public var statusFailure: StoreViewError?
     /// Groups in which the customer may still get an introductory offer.
     public var introOfferEligibleGroups: Set<String>
+    /// The customer's `AppTransaction`, e.g. to check which app version they first bought.
     public var appTransaction: AppTransaction?
     /// `appPolicies` of the catalog: terms (EULA) and privacy policy links.
     public var termsOfServiceURL: String?
+    /// The catalog's privacy policy link, used unless `subscriptionStorePolicyDestination` replaces it.
     public var privacyPolicyURL: String?
     /// Who is signed in (the demo pages' customer picker chooses).
     public var customer: String?
     /// The store clock of the customer's world.
     public var now: Date
 
+    /// A snapshot of the given data; unless told otherwise, the customer is eligible for every group's intro offer.
     public init(products: [Product], unavailableProductIDs: Set<String> = [], productsFailure: StoreViewError? = nil,
                 currentEntitlements: [String: VerificationResult<Transaction>] = [:],
                 subscriptionStatuses: [String: [Product.SubscriptionInfo.Status]] = [:], statusFailure: StoreViewError? = nil,
@@ -46,6 +50,7 @@ public struct StoreSnapshot: Sendable {
         self.now = now
     }
 
+    /// The storefront's product with this ID, or nil when it isn't sold here.
     public func product(_ id: String) -> Product? {
         products.first { $0.id == id }
     }
@@ -57,6 +62,7 @@ public struct StoreSnapshot: Sendable {
         return .unavailable
     }
 
+    /// The state `storeProductsTask(for:)` reports: the products found, the missing IDs as unavailable.
     public func collectionState(for ids: some Collection<String>) -> Product.CollectionTaskState {
         if let failure = productsFailure { return .failure(failure) }
         var found: [Product] = []
@@ -67,6 +73,7 @@ public struct StoreSnapshot: Sendable {
         return .success(found, unavailable: missing)
     }
 
+    /// Whether the customer holds a current entitlement to the product (owned or subscribed).
     public func hasCurrentEntitlement(_ id: String) -> Bool {
         currentEntitlements[id] != nil
     }
@@ -77,6 +84,7 @@ public struct StoreSnapshot: Sendable {
         return list.first { $0.state.isActive } ?? list.first
     }
 
+    /// Whether the customer may still get an introductory offer in the group.
     public func isEligibleForIntroOffer(group: String) -> Bool {
         introOfferEligibleGroups.contains(group)
     }

@@ -12,11 +12,15 @@ public protocol ProductViewStyle {
 
 /// What a product view style gets to draw with.
 public struct ProductViewStyleConfiguration {
+    /// The loaded product; nil while loading, when unavailable or when loading failed.
     public let product: Product?
+    /// Where loading stands, so a style can draw placeholders, "Unavailable" or the error.
     public let state: Product.TaskState
     /// True when the customer already owns the product (don't unlock content with it).
     public let hasCurrentEntitlement: Bool
+    /// The icon the view was given, or the placeholder while loading.
     public let icon: Icon
+    /// Whether to show the description, from `productDescription(_:)`.
     public let descriptionVisibility: Visibility
     let intent: PurchaseIntent?
     let session: RenderSession
@@ -31,24 +35,32 @@ public struct ProductViewStyleConfiguration {
     /// The type-erased icon the view was given (empty when none).
     public struct Icon: PrimitiveView {
         let view: AnyView?
+        /// Renders the given icon, or nothing.
         public func _render(_ context: RenderContext, _ html: HTMLWriter) { view?._render(context, html) }
     }
 }
 
 /// The built-in looks: automatic, compact, regular, large.
 public struct StandardProductViewStyle: ProductViewStyle, Sendable {
+    /// The built-in looks by name; the name also ends the article's `sk-product-` CSS class.
     public enum Kind: String, Sendable { case automatic, compact, regular, large }
+    /// Which built-in look this is.
     public let kind: Kind
 
+    /// The standard product markup; automatic draws as regular.
     public func makeBody(configuration: Configuration) -> some View {
         StandardProductBody(configuration: configuration, kind: kind == .automatic ? .regular : kind)
     }
 }
 
 extension ProductViewStyle where Self == StandardProductViewStyle {
+    /// Mirrors `ProductViewStyle.automatic`: drawn as the regular style here.
     public static var automatic: StandardProductViewStyle { .init(kind: .automatic) }
+    /// Mirrors `ProductViewStyle.compact`: a tighter row with a smaller icon; no description unless asked.
     public static var compact: StandardProductViewStyle { .init(kind: .compact) }
+    /// Mirrors `ProductViewStyle.regular`: icon, name, description and the buy button, full size.
     public static var regular: StandardProductViewStyle { .init(kind: .regular) }
+    /// Mirrors `ProductViewStyle.large`: one centred column with a big icon and name.
     public static var large: StandardProductViewStyle { .init(kind: .large) }
 }
 
@@ -57,6 +69,7 @@ public struct AnyProductViewStyle {
     let standardKind: StandardProductViewStyle.Kind?
     let make: (ProductViewStyleConfiguration) -> AnyView
 
+    /// Wraps any style; a built-in one is remembered so `ProductView(configuration)` keeps its look.
     public init<S: ProductViewStyle>(_ style: S) {
         standardKind = (style as? StandardProductViewStyle)?.kind
         make = { AnyView(style.makeBody(configuration: $0)) }
@@ -75,6 +88,7 @@ extension View {
         transformEnvironment { $0.productIconBorder = true }
     }
 
+    /// Shows or hides product descriptions inside this view, as SwiftUI's `productDescription(_:)`.
     public func productDescription(_ visibility: Visibility) -> EnvironmentWriter<Self> {
         transformEnvironment { $0.productDescriptionVisibility = visibility }
     }

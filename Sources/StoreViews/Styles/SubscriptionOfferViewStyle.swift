@@ -14,12 +14,17 @@ public protocol SubscriptionOfferViewStyle {
 public struct SubscriptionOfferViewStyleConfiguration {
     /// The offer the customer is eligible for and a subscribe applies; show its terms.
     public let activeOffer: Product.SubscriptionOffer?
+    /// The icon the view was given, the app icon, or the placeholder while loading.
     public let icon: Icon
+    /// Where loading the subscriptions stands, so a style can draw loading and failure.
     public let state: Product.CollectionTaskState
+    /// The customer's subscription statuses in the plan's group; empty when there are none.
     public let subscriptionStatus: [Product.SubscriptionInfo.Status]
     /// The plan the view merchandises.
     public var visibleSubscription: Product?
+    /// The loaded subscriptions; nil while loading or after a failure.
     public var subscriptions: [Product]? { state.products }
+    /// The group's name, shown above the plan by the automatic style; empty when nothing loaded.
     public var subscriptionGroupDisplayName: String {
         visibleSubscription?.subscription?.groupDisplayName ?? subscriptions?.first?.subscription?.groupDisplayName ?? ""
     }
@@ -42,27 +47,34 @@ public struct SubscriptionOfferViewStyleConfiguration {
     /// The type-erased icon the view was given (empty when none).
     public struct Icon: PrimitiveView {
         let view: AnyView?
+        /// Renders the given icon, or nothing.
         public func _render(_ context: RenderContext, _ html: HTMLWriter) { view?._render(context, html) }
     }
 }
 
 /// The built-in looks: `automatic` (a card) and `compact` (one row).
 public struct StandardSubscriptionOfferViewStyle: SubscriptionOfferViewStyle, Sendable {
+    /// The built-in looks by name; the name also ends the article's `sk-offer-view-` CSS class.
     public enum Kind: String, Sendable, CaseIterable { case automatic, compact }
+    /// Which built-in look this is.
     public let kind: Kind
+    /// The standard offer markup in this look.
     public func makeBody(configuration: Configuration) -> some View {
         StandardSubscriptionOfferBody(configuration: configuration, kind: kind)
     }
 }
 
 extension SubscriptionOfferViewStyle where Self == StandardSubscriptionOfferViewStyle {
+    /// Mirrors `SubscriptionOfferViewStyle.automatic`: the group's name above the plan, offer and price.
     public static var automatic: Self { .init(kind: .automatic) }
+    /// Mirrors `SubscriptionOfferViewStyle.compact`: the plan, offer and price without the group's name.
     public static var compact: Self { .init(kind: .compact) }
 }
 
 /// The buttons an offer view can show; `.detailLink` opens the details (`displayDetails()`).
 public struct SubscriptionOfferViewButtonKind: Hashable, Sendable {
     let name: String
+    /// Mirrors `SubscriptionOfferViewButtonKind.detailLink`: the "Details" link.
     public static let detailLink = SubscriptionOfferViewButtonKind(name: "detailLink")
 }
 
@@ -71,6 +83,7 @@ public struct AnySubscriptionOfferViewStyle {
     let standardKind: StandardSubscriptionOfferViewStyle.Kind?
     let make: (SubscriptionOfferViewStyleConfiguration) -> AnyView
 
+    /// Wraps any style; a built-in one is remembered so `SubscriptionOfferView(configuration)` keeps its look.
     public init<S: SubscriptionOfferViewStyle>(_ style: S) {
         standardKind = (style as? StandardSubscriptionOfferViewStyle)?.kind
         make = { AnyView(style.makeBody(configuration: $0)) }

@@ -10,17 +10,28 @@ public struct SubscriptionStoreButtonLabel: Hashable, Sendable {
     var layout: Layout
     var parts: Parts
 
+    /// Mirrors `SubscriptionStoreButtonLabel.automatic`: verb and price, or name and price with a button per plan.
     public static let automatic = SubscriptionStoreButtonLabel(layout: .automatic, parts: [])
+    /// Mirrors `.multiline`: the chosen parts on separate lines.
     public static let multiline = SubscriptionStoreButtonLabel(layout: .multiline, parts: [])
+    /// Mirrors `.singleLine`: the chosen parts on one line, joined by " · ".
     public static let singleLine = SubscriptionStoreButtonLabel(layout: .singleLine, parts: [])
+    /// Mirrors `.action`: the verb ("Subscribe", "Try It Free", "Start Offer").
     public static let action = SubscriptionStoreButtonLabel(layout: .automatic, parts: .action)
+    /// Mirrors `.displayName`: the plan's name.
     public static let displayName = SubscriptionStoreButtonLabel(layout: .automatic, parts: .displayName)
+    /// Mirrors `.price`: the price per period, after the offer's terms when there is one.
     public static let price = SubscriptionStoreButtonLabel(layout: .automatic, parts: .price)
 
+    /// This label with its parts on separate lines.
     public var multiline: Self { Self(layout: .multiline, parts: parts) }
+    /// This label with its parts on one line.
     public var singleLine: Self { Self(layout: .singleLine, parts: parts) }
+    /// This label plus the verb.
     public var action: Self { Self(layout: layout, parts: parts.union(.action)) }
+    /// This label plus the plan's name.
     public var displayName: Self { Self(layout: layout, parts: parts.union(.displayName)) }
+    /// This label plus the price.
     public var price: Self { Self(layout: layout, parts: parts.union(.price)) }
 
     /// The lines of the label for a plan. With several subscribe buttons, `action` alone falls

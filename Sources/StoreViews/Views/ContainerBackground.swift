@@ -17,12 +17,15 @@ final class ContainerBackgrounds {
     var views: [ContainerBackgroundPlacement: AnyView] = [:]
 }
 
+/// Content that asked for a container background; made by `containerBackground(_:for:)`.
 public struct ContainerBackgroundView<Content: View>: PrimitiveView {
     let content: Content
     let placement: ContainerBackgroundPlacement
     let css: String?
     let view: AnyView?
 
+    /// Hands the background to the subscription store whose marketing content this is (ignored
+    /// anywhere else), then renders the content unchanged.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         if let collector = context.session.backgroundCollector {
             if let css { collector.css[placement] = css }
@@ -39,10 +42,12 @@ extension RenderSession {
 }
 
 extension View {
+    /// Mirrors SwiftUI's `containerBackground(_:for:)`: fills `placement` of the enclosing subscription store.
     public func containerBackground(_ style: some ShapeStyle, for placement: ContainerBackgroundPlacement) -> ContainerBackgroundView<Self> {
         ContainerBackgroundView(content: self, placement: placement, css: style.cssBackground, view: nil)
     }
 
+    /// Mirrors `containerBackground(for:content:)`: draws a view as the background of `placement`.
     public func containerBackground<V: View>(for placement: ContainerBackgroundPlacement, @ViewBuilder content: () -> V) -> ContainerBackgroundView<Self> {
         ContainerBackgroundView(content: self, placement: placement, css: nil, view: AnyView(content()))
     }

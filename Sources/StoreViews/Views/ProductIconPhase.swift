@@ -17,7 +17,9 @@ public enum ProductIconPhase {
 /// drawn as text in a rounded square: no image file, no emoji font needed.
 public struct AppIconMark: PrimitiveView {
     let name: String
+    /// An icon standing for the app named `name`, drawn from its first letter or digit.
     public init(name: String) { self.name = name }
+    /// A decorative `span` with the name's first letter or digit, uppercased ("•" if it has none).
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         let initial = name.first(where: { $0.isLetter || $0.isNumber }).map { String($0).uppercased() } ?? "•"
         html.element("span", [("class", "sk-app-icon"), ("aria-hidden", "true")], text: initial)

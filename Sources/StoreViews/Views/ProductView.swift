@@ -9,6 +9,7 @@ public struct ProductView<Icon: View, PlaceholderIcon: View>: PrimitiveView {
     let icon: Icon?
     let placeholderIcon: PlaceholderIcon?
 
+    /// Mirrors `ProductView(id:prefersPromotionalIcon:icon:placeholderIcon:)`: loads the product by ID.
     public init(id productID: Product.ID, prefersPromotionalIcon: Bool = false, @ViewBuilder icon: () -> Icon,
                 @ViewBuilder placeholderIcon: () -> PlaceholderIcon) {
         source = .id(productID)
@@ -17,6 +18,7 @@ public struct ProductView<Icon: View, PlaceholderIcon: View>: PrimitiveView {
         self.placeholderIcon = placeholderIcon()
     }
 
+    /// Mirrors `ProductView(_:prefersPromotionalIcon:icon:placeholderIcon:)`: for a product already loaded.
     public init(_ product: Product, prefersPromotionalIcon: Bool = false, @ViewBuilder icon: () -> Icon,
                 @ViewBuilder placeholderIcon: () -> PlaceholderIcon) {
         source = .product(product)
@@ -32,6 +34,7 @@ public struct ProductView<Icon: View, PlaceholderIcon: View>: PrimitiveView {
         self.placeholderIcon = placeholderIcon
     }
 
+    /// Draws the product through the style in the environment; inside a custom style, the standard look.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         if case .configuration(let configuration) = source {
             // Inside a custom style: the standard look, never the custom style again.
@@ -75,9 +78,11 @@ public struct ProductView<Icon: View, PlaceholderIcon: View>: PrimitiveView {
 }
 
 extension ProductView where Icon == EmptyView, PlaceholderIcon == EmptyView {
+    /// Loads the product by ID and shows it without an icon (or the placeholder, with `prefersPromotionalIcon`).
     public init(id productID: Product.ID, prefersPromotionalIcon: Bool = false) {
         self.init(source: .id(productID), prefersPromotionalIcon: prefersPromotionalIcon, icon: nil, placeholderIcon: nil)
     }
+    /// Shows an already loaded product without an icon (or the placeholder, with `prefersPromotionalIcon`).
     public init(_ product: Product, prefersPromotionalIcon: Bool = false) {
         self.init(source: .product(product), prefersPromotionalIcon: prefersPromotionalIcon, icon: nil, placeholderIcon: nil)
     }
@@ -88,10 +93,12 @@ extension ProductView where Icon == EmptyView, PlaceholderIcon == EmptyView {
 }
 
 extension ProductView where PlaceholderIcon == AutomaticProductPlaceholderIcon {
+    /// Loads the product by ID and shows your icon, StoreKit's grey square while it loads.
     public init(id productID: Product.ID, prefersPromotionalIcon: Bool = false, @ViewBuilder icon: () -> Icon) {
         self.init(source: .id(productID), prefersPromotionalIcon: prefersPromotionalIcon, icon: icon(),
                   placeholderIcon: AutomaticProductPlaceholderIcon())
     }
+    /// Shows an already loaded product with your icon.
     public init(_ product: Product, prefersPromotionalIcon: Bool = false, @ViewBuilder icon: () -> Icon) {
         self.init(source: .product(product), prefersPromotionalIcon: prefersPromotionalIcon, icon: icon(),
                   placeholderIcon: AutomaticProductPlaceholderIcon())
@@ -100,7 +107,9 @@ extension ProductView where PlaceholderIcon == AutomaticProductPlaceholderIcon {
 
 /// The grey rounded square StoreKit shows while a product's icon loads.
 public struct AutomaticProductPlaceholderIcon: PrimitiveView {
+    /// StoreKit's placeholder for your own use, e.g. as a `placeholderIcon`.
     public init() {}
+    /// A decorative empty `span` the stylesheet draws as the grey square.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         html.element("span", [("class", "sk-placeholder-icon"), ("aria-hidden", "true")], text: "")
     }

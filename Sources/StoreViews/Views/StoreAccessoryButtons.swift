@@ -80,10 +80,12 @@ extension View {
         transformEnvironment { $0.subscriptionStoreSignInAction = action }
     }
 
+    /// Points a policy link of the stores inside this view at `url`, instead of the catalog's.
     public func subscriptionStorePolicyDestination(url: String, for kind: SubscriptionStorePolicyKind) -> EnvironmentWriter<Self> {
         transformEnvironment { $0.policyDestinations[kind] = url }
     }
 
+    /// Colors the policy links of the stores inside this view.
     public func subscriptionStorePolicyForegroundStyle(_ style: some ShapeStyle) -> EnvironmentWriter<Self> {
         let erased = AnyShapeStyle(style)
         return transformEnvironment { $0.policyForegroundStyle = erased }

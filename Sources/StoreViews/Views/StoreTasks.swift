@@ -6,6 +6,7 @@ import StoreShared
 public struct StoreTaskView<Content: View>: PrimitiveView {
     let content: Content
     let run: (RenderContext) -> Void
+    /// Runs the task's action with this render's data, then renders the content; adds no markup.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         run(context)
         content._render(context, html)
@@ -13,12 +14,14 @@ public struct StoreTaskView<Content: View>: PrimitiveView {
 }
 
 extension View {
+    /// Mirrors `storeProductTask(for:action:)`: reports loading one product, to lift into `@State`.
     public func storeProductTask(for id: Product.ID, action: @escaping (Product.TaskState) -> Void) -> StoreTaskView<Self> {
         StoreTaskView(content: self) { context in
             action(context.session.phase == .loading ? .loading : context.store.taskState(for: id))
         }
     }
 
+    /// Mirrors `storeProductsTask(for:action:)`: reports loading several products, unavailable IDs included.
     public func storeProductsTask(for ids: some Collection<String>, action: @escaping (Product.CollectionTaskState) -> Void) -> StoreTaskView<Self> {
         let ids = Array(ids)
         return StoreTaskView(content: self) { context in
@@ -26,6 +29,7 @@ extension View {
         }
     }
 
+    /// Mirrors `subscriptionStatusTask(for:action:)`: reports the customer's statuses in a group.
     public func subscriptionStatusTask(for groupID: String,
                                        action: @escaping (EntitlementTaskState<[Product.SubscriptionInfo.Status]>) -> Void) -> StoreTaskView<Self> {
         StoreTaskView(content: self) { context in
@@ -35,6 +39,7 @@ extension View {
         }
     }
 
+    /// Mirrors `currentEntitlementTask(for:action:)`: reports the customer's entitlement to a product, nil if none.
     public func currentEntitlementTask(for productID: String,
                                        action: @escaping (EntitlementTaskState<VerificationResult<Transaction>?>) -> Void) -> StoreTaskView<Self> {
         StoreTaskView(content: self) { context in

@@ -17,16 +17,19 @@ public struct StoreView<Icon: View, PlaceholderIcon: View>: PrimitiveView {
         self.placeholderIcon = placeholderIcon
     }
 
+    /// Mirrors `StoreView(ids:prefersPromotionalIcon:icon:placeholderIcon:)`: loads the products by ID.
     public init(ids productIDs: some Collection<String>, prefersPromotionalIcon: Bool = false,
                 @ViewBuilder icon: @escaping (Product) -> Icon, @ViewBuilder placeholderIcon: () -> PlaceholderIcon) {
         self.init(source: .ids(Array(productIDs)), prefersPromotionalIcon: prefersPromotionalIcon, icon: icon, placeholderIcon: placeholderIcon())
     }
 
+    /// Mirrors `StoreView(products:prefersPromotionalIcon:icon:placeholderIcon:)`: for products already loaded.
     public init(products: some Collection<Product>, prefersPromotionalIcon: Bool = false,
                 @ViewBuilder icon: @escaping (Product) -> Icon, @ViewBuilder placeholderIcon: () -> PlaceholderIcon) {
         self.init(source: .products(Array(products)), prefersPromotionalIcon: prefersPromotionalIcon, icon: icon, placeholderIcon: placeholderIcon())
     }
 
+    /// A `section` with a grid of product cells, Close at the top and Restore at the bottom when shown.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         html.open("section", [("class", "sk-store"), ("aria-label", "Store")])
         StoreAccessoryButtons(kinds: [.cancellation], context: context).render(html, placement: "top")
@@ -59,15 +62,18 @@ public struct StoreView<Icon: View, PlaceholderIcon: View>: PrimitiveView {
 }
 
 extension StoreView where Icon == EmptyView, PlaceholderIcon == EmptyView {
+    /// Loads the products by ID and shows them without icons (placeholders with `prefersPromotionalIcon`).
     public init(ids productIDs: some Collection<String>, prefersPromotionalIcon: Bool = false) {
         self.init(source: .ids(Array(productIDs)), prefersPromotionalIcon: prefersPromotionalIcon, icon: nil, placeholderIcon: nil)
     }
+    /// Shows already loaded products without icons (placeholders with `prefersPromotionalIcon`).
     public init(products: some Collection<Product>, prefersPromotionalIcon: Bool = false) {
         self.init(source: .products(Array(products)), prefersPromotionalIcon: prefersPromotionalIcon, icon: nil, placeholderIcon: nil)
     }
 }
 
 extension StoreView where PlaceholderIcon == AutomaticProductPlaceholderIcon {
+    /// Loads the products by ID with an icon per product, StoreKit's grey square while they load.
     public init(ids productIDs: some Collection<String>, prefersPromotionalIcon: Bool = false, @ViewBuilder icon: @escaping (Product) -> Icon) {
         self.init(source: .ids(Array(productIDs)), prefersPromotionalIcon: prefersPromotionalIcon, icon: icon,
                   placeholderIcon: AutomaticProductPlaceholderIcon())
@@ -75,6 +81,7 @@ extension StoreView where PlaceholderIcon == AutomaticProductPlaceholderIcon {
 }
 
 extension StoreView where PlaceholderIcon == EmptyView {
+    /// Shows already loaded products with an icon per product.
     public init(products: some Collection<Product>, prefersPromotionalIcon: Bool = false, @ViewBuilder icon: @escaping (Product) -> Icon) {
         self.init(source: .products(Array(products)), prefersPromotionalIcon: prefersPromotionalIcon, icon: icon, placeholderIcon: nil)
     }

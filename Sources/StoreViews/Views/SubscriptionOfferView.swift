@@ -37,16 +37,19 @@ public struct SubscriptionOfferView<Icon: View, PlaceholderIcon: View>: Primitiv
         self.init(source: .id(subscriptionID), icon: nil, placeholderIcon: placeholderIcon(), phaseIcon: icon)
     }
 
+    /// The plan in `visibleRelationship` to the customer's current one, with your icon and placeholder.
     public init(groupID: String, visibleRelationship: Product.SubscriptionRelationship, @ViewBuilder icon: () -> Icon,
                 @ViewBuilder placeholderIcon: () -> PlaceholderIcon) {
         self.init(source: .group(groupID, visibleRelationship), icon: icon(), placeholderIcon: placeholderIcon())
     }
 
+    /// Loads the plan by ID, with your icon and your placeholder while it loads.
     public init(id subscriptionID: Product.ID, prefersPromotionalIcon: Bool = false, @ViewBuilder icon: () -> Icon,
                 @ViewBuilder placeholderIcon: () -> PlaceholderIcon) {
         self.init(source: .id(subscriptionID), prefersPromotionalIcon: prefersPromotionalIcon, icon: icon(), placeholderIcon: placeholderIcon())
     }
 
+    /// Draws the plan through the offer view style in the environment; inside a custom style, the standard look.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         let settings = context.environment[SubscriptionOfferViewSettings.self]
         if case .configuration(let configuration) = source {
@@ -130,9 +133,11 @@ public struct SubscriptionOfferView<Icon: View, PlaceholderIcon: View>: Primitiv
 }
 
 extension SubscriptionOfferView where Icon == EmptyView, PlaceholderIcon == EmptyView {
+    /// The plan in `visibleRelationship` to the customer's current one, without an icon.
     public init(groupID: String, visibleRelationship: Product.SubscriptionRelationship) {
         self.init(source: .group(groupID, visibleRelationship), icon: nil, placeholderIcon: nil)
     }
+    /// Loads the plan by ID, without an icon (the placeholder with `prefersPromotionalIcon`).
     public init(id subscriptionID: Product.ID, prefersPromotionalIcon: Bool = false) {
         self.init(source: .id(subscriptionID), prefersPromotionalIcon: prefersPromotionalIcon, icon: nil, placeholderIcon: nil)
     }
@@ -178,6 +183,8 @@ extension SubscriptionOfferView where Icon == SubscriptionOfferViewStyleConfigur
 }
 
 extension SubscriptionOfferView where PlaceholderIcon == AutomaticProductPlaceholderIcon {
+    /// The plan in `visibleRelationship` to the customer's current one, with your icon and StoreKit's
+    /// grey square while it loads.
     public init(groupID: String, visibleRelationship: Product.SubscriptionRelationship, @ViewBuilder icon: () -> Icon) {
         self.init(source: .group(groupID, visibleRelationship), icon: icon(), placeholderIcon: AutomaticProductPlaceholderIcon())
     }

@@ -16,15 +16,18 @@ public struct SubscriptionStoreView<Content: View>: PrimitiveView {
         self.marketingContent = marketingContent
     }
 
+    /// Mirrors `SubscriptionStoreView(groupID:visibleRelationships:marketingContent:)`: a group's plans by level.
     public init(groupID: String, visibleRelationships: Product.SubscriptionRelationship = .all,
                 @ViewBuilder marketingContent: () -> Content) {
         self.init(source: .group(groupID), visibleRelationships: visibleRelationships, marketingContent: marketingContent())
     }
 
+    /// Mirrors `SubscriptionStoreView(productIDs:marketingContent:)`: the listed plans, in the order given.
     public init(productIDs: some Collection<String>, @ViewBuilder marketingContent: () -> Content) {
         self.init(source: .ids(Array(productIDs)), visibleRelationships: .all, marketingContent: marketingContent())
     }
 
+    /// Mirrors `SubscriptionStoreView(subscriptions:marketingContent:)`: plans already loaded.
     public init(subscriptions: some Collection<Product>, @ViewBuilder marketingContent: () -> Content) {
         self.init(source: .products(Array(subscriptions)), visibleRelationships: .all, marketingContent: marketingContent())
     }
@@ -72,6 +75,7 @@ public struct SubscriptionStoreView<Content: View>: PrimitiveView {
         ActiveOffer.choose(for: product, context)
     }
 
+    /// A `section`: the marketing content in a `header`, then the plan controls, disclosure and buttons.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         let session = context.session
         let loaded = session.phase == .loading ? nil : configuration(context)
@@ -137,12 +141,15 @@ public struct SubscriptionStoreView<Content: View>: PrimitiveView {
 }
 
 extension SubscriptionStoreView where Content == AutomaticSubscriptionStoreMarketingContent {
+    /// A group's plans under StoreKit's automatic marketing content.
     public init(groupID: String, visibleRelationships: Product.SubscriptionRelationship = .all) {
         self.init(source: .group(groupID), visibleRelationships: visibleRelationships, marketingContent: nil)
     }
+    /// The listed plans under StoreKit's automatic marketing content.
     public init(productIDs: some Collection<String>) {
         self.init(source: .ids(Array(productIDs)), visibleRelationships: .all, marketingContent: nil)
     }
+    /// Already loaded plans under StoreKit's automatic marketing content.
     public init(subscriptions: some Collection<Product>) {
         self.init(source: .products(Array(subscriptions)), visibleRelationships: .all, marketingContent: nil)
     }
@@ -151,6 +158,7 @@ extension SubscriptionStoreView where Content == AutomaticSubscriptionStoreMarke
 /// The marketing content StoreKit makes from the group itself: its name and what the plans say.
 public struct AutomaticSubscriptionStoreMarketingContent: PrimitiveView {
     let configuration: SubscriptionStoreControlStyleConfiguration?
+    /// The group's name as a heading, and the first plan description that is not empty.
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         html.open("div", [("class", "sk-automatic-marketing")])
         html.element("h2", [("class", "sk-marketing-title")], text: configuration?.groupDisplayName ?? "Subscription")
