@@ -3,6 +3,8 @@
 /// connection, so app code under test reaches the store of the test it runs in without any
 /// change. It must be fast (every StoreKit call asks it) and return nil when it has no answer.
 extension OpenStoreKit {
+    /// The hook's shape: called on every StoreKit call; returns the connection to use, or nil to fall
+    /// through to the process-wide one.
     public typealias ConnectionResolver = @Sendable () -> StoreConnection?
 
     /// Installs the resolver (one per process: a later call replaces it; nil removes it).

@@ -29,19 +29,27 @@ public struct LocalVerifier: Sendable {
 
     /// Signed data that cannot be decoded at all, so there is no value to call `.unverified`.
     public struct Undecodable: Error, CustomStringConvertible {
+        /// Why decoding failed: not a compact JWS, or a payload that is not JSON or lacks required fields.
         public var reason: String
+        /// The same text as `reason`.
         public var description: String { reason }
     }
 
+    /// A signed transaction (`signedTransactionInfo`) as StoreKit's `VerificationResult<Transaction>`:
+    /// verified only if the signature checks out and it is for this app and environment.
     public func transaction(_ compact: String) throws(Undecodable) -> VerificationResult<Transaction> {
         try verify(compact, decode: Transaction.init(payloadJSON:jws:), bundleID: { $0.appBundleID }, environment: { $0.environment.rawValue })
     }
 
+    /// Signed renewal info (`signedRenewalInfo`) as `VerificationResult<RenewalInfo>`; the bundle ID is
+    /// not checked here, only the signature and the environment.
     public func renewalInfo(_ compact: String) throws(Undecodable) -> VerificationResult<Product.SubscriptionInfo.RenewalInfo> {
         try verify(compact, decode: Product.SubscriptionInfo.RenewalInfo.init(payloadJSON:jws:), bundleID: { _ in nil },
                    environment: { $0.environment.rawValue })
     }
 
+    /// A signed app transaction as `VerificationResult<AppTransaction>`, checked for signature, bundle
+    /// ID and environment.
     public func appTransaction(_ compact: String) throws(Undecodable) -> VerificationResult<AppTransaction> {
         try verify(compact, decode: AppTransaction.init(payloadJSON:jws:), bundleID: { $0.bundleID }, environment: { $0.environment.rawValue })
     }

@@ -11,15 +11,20 @@ extension Message {
     /// The same sequence, asking the store every `interval`.
     public static func messages(every interval: Duration) -> Messages { Messages(interval: interval) }
 
+    /// `Message.Messages`: the asynchronous sequence `messages` returns; it never ends on its own.
     public struct Messages: AsyncSequence, Sendable {
+        /// Each element is one message not yet displayed, handed out once per sequence.
         public typealias Element = Message
         let interval: Duration
 
+        /// Iterates the messages as the polling task finds them.
         public struct AsyncIterator: AsyncIteratorProtocol {
             var base: AsyncStream<Message>.Iterator
+            /// Waits for the next new message; nil once the iterating task is cancelled.
             public mutating func next() async -> Message? { await base.next() }
         }
 
+        /// Starts polling the store for this iterator; polling stops when iteration is cancelled.
         public func makeAsyncIterator() -> AsyncIterator {
             let resolved = Result { try OpenStoreKit.connection() }
             let interval = self.interval

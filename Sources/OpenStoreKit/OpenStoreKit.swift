@@ -9,9 +9,13 @@ public enum OpenStoreKit {
     /// What a client needs to know: which store, which app, which customer (the App Store account
     /// "signed in" on this device), in which world.
     public struct Configuration: Sendable {
+        /// The base URL of the running `openstore serve`.
         public var store: URL
+        /// The app's bundle ID, which every signed transaction must carry to verify.
         public var bundleID: String
+        /// The store customer (account) this client acts for.
         public var customer: String
+        /// The store world to use; each world has its own customers, purchases and clock.
         public var world: String
         /// Sets the customer's storefront (ISO 3166-1 alpha-3) when connecting, creating the
         /// customer if needed; nil leaves the account as it is.
@@ -30,6 +34,7 @@ public enum OpenStoreKit {
         /// reconnects.
         public var updatesIdleTimeout: Duration
 
+        /// A configuration with the given store, app and customer; every other setting has a default.
         public init(store: URL, bundleID: String, customer: String, world: String = "default", storefront: String? = nil,
                     rootCertificate: Data? = nil, createsCustomer: Bool = false, appVersion: String = "1.0",
                     requestTimeout: Duration = .seconds(30), updatesIdleTimeout: Duration = .seconds(45)) {

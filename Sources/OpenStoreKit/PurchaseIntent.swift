@@ -11,6 +11,7 @@ public struct PurchaseIntent: Sendable {
     /// The product's ID.
     public var id: Product.ID { product.id }
 
+    /// An intent to buy `product`, with `offer` applied if one is given.
     public init(product: Product, offer: Product.SubscriptionOffer? = nil) {
         self.product = product
         self.offer = offer
@@ -24,15 +25,19 @@ public struct PurchaseIntent: Sendable {
 
     /// `PurchaseIntent.PurchaseIntents`
     public struct PurchaseIntents: AsyncSequence, Sendable {
+        /// Each element would be one purchase the customer started outside the app; none ever comes here.
         public typealias Element = PurchaseIntent
 
+        /// Iterates `intents`; it waits until its task is cancelled.
         public struct AsyncIterator: AsyncIteratorProtocol {
             var base: AsyncStream<PurchaseIntent>.Iterator
             /// Held so the stream stays open; nothing yields to it.
             let keepOpen: AsyncStream<PurchaseIntent>.Continuation
+            /// Suspends until the task is cancelled, then returns nil.
             public mutating func next() async -> PurchaseIntent? { await base.next() }
         }
 
+        /// An iterator that never yields; it ends when the iterating task is cancelled.
         public func makeAsyncIterator() -> AsyncIterator {
             // Never yields; ends when the iterating task is cancelled.
             let (stream, continuation) = AsyncStream.makeStream(of: PurchaseIntent.self)

@@ -11,6 +11,7 @@ import StoreSigning
 /// calls of the device API. StoreKit's statics use `OpenStoreKit.connection()`; this type is
 /// public so tests and tools can hold several side by side.
 public final class StoreConnection: Sendable {
+    /// The store, app and customer this connection talks to, fixed at creation.
     public let configuration: OpenStoreKit.Configuration
     let logger: Logger
     let http: HTTPClient

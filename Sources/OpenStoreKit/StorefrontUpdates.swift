@@ -11,6 +11,7 @@ extension StoreKitTypes.Storefront {
 
     /// `Storefront.Storefronts`: the asynchronous sequence of `updates`.
     public struct Storefronts: AsyncSequence, Sendable {
+        /// Each element is the customer's new storefront.
         public typealias Element = StoreKitTypes.Storefront
         let connection: Result<StoreConnection, any Error>
 
@@ -18,11 +19,14 @@ extension StoreKitTypes.Storefront {
             self.connection = Result { try OpenStoreKit.connection() }
         }
 
+        /// Iterates the storefront changes as the updates feed reports them.
         public struct AsyncIterator: AsyncIteratorProtocol {
             var base: AsyncStream<Element>.Iterator
+            /// Waits for the next storefront change; nil when the sequence ends.
             public mutating func next() async -> Element? { await base.next() }
         }
 
+        /// Opens the updates feed for this iterator; it stops when iteration is cancelled.
         public func makeAsyncIterator() -> AsyncIterator {
             let connection = self.connection
             let stream = AsyncStream<Element> { continuation in

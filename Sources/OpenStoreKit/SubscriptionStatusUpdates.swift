@@ -36,6 +36,7 @@ extension Product.SubscriptionInfo.Status {
 
     /// `Product.SubscriptionInfo.Status.Statuses`: the asynchronous sequence of `updates`.
     public struct Statuses: AsyncSequence, Sendable {
+        /// Each element is one subscription status that changed.
         public typealias Element = Product.SubscriptionInfo.Status
         let connection: Result<StoreConnection, any Error>
 
@@ -44,11 +45,14 @@ extension Product.SubscriptionInfo.Status {
             self.connection = Result { try OpenStoreKit.connection() }
         }
 
+        /// Iterates the status changes as the feed reports them.
         public struct AsyncIterator: AsyncIteratorProtocol {
             var base: AsyncStream<Element>.Iterator
+            /// Waits for the next changed status; nil when the sequence ends.
             public mutating func next() async -> Element? { await base.next() }
         }
 
+        /// Opens the feed for this iterator: one feed, and its own checks, per iterator.
         public func makeAsyncIterator() -> AsyncIterator {
             AsyncIterator(base: SubscriptionStatusFeed(connection: connection).stream().makeAsyncIterator())
         }

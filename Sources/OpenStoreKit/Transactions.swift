@@ -7,6 +7,7 @@ extension Transaction {
     /// never ends. A store that cannot be reached ends a list early (and logs why), as StoreKit's
     /// sequences do not throw.
     public struct Transactions: AsyncSequence, Sendable {
+        /// Each element is a transaction with the verdict on its signature, as StoreKit hands it out.
         public typealias Element = VerificationResult<Transaction>
         let make: @Sendable () -> AsyncStream<Element>
 
@@ -31,11 +32,14 @@ extension Transaction {
             }
         }
 
+        /// Iterates the verification results of one sequence.
         public struct AsyncIterator: AsyncIteratorProtocol {
             var base: AsyncStream<Element>.Iterator
+            /// The next transaction; nil after a list's last one (or when a list ends early).
             public mutating func next() async -> Element? { await base.next() }
         }
 
+        /// Starts a fresh read for each iterator, so iterating twice asks the store twice.
         public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: make().makeAsyncIterator()) }
     }
 }

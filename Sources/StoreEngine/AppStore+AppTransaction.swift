@@ -21,30 +21,27 @@ public struct AppTransactionChange: Sendable {
 }
 
 extension AppStore {
-    /// `AppTransaction.shared`: created the first time a customer's copy of the app asks for it.
-    public func appTransaction(bundleId: String, customer: String, world: String = AppStore.defaultWorld) async throws -> Signed<AppTransactionPayload> {
+    func appTransaction(bundleId: String, customer: String, world: String) async throws -> Signed<AppTransactionPayload> {
         let app = try app(bundleId)
-        let world = try await self.world(world)
+        let world = try await self.loadedWorld(world)
         let record = try await world.appTransaction(app: app, customer: customer, change: nil)
         let preorder = try await world.preorderMs(CustomerKey(bundleId: app.bundleId, customer: customer))
         return try sign(record, app: app, nowMs: await world.nowMs(), preorderMs: preorder)
     }
 
-    /// The customer's device verification identifier (`identifierForVendor` of their device), for
-    /// checking `deviceVerification` as an app does.
-    public func deviceVerificationID(customer: String, world: String = AppStore.defaultWorld) async throws -> String {
-        _ = try await self.world(world)
+    func deviceVerificationID(customer: String, world: String) async throws -> String {
+        _ = try await self.loadedWorld(world)
         return DeviceVerification.identifier(world: world, customer: customer)
     }
 
-    public func updateAppTransaction(bundleId: String, customer: String, change: AppTransactionChange, world: String = AppStore.defaultWorld) async throws -> Signed<AppTransactionPayload> {
+    func updateAppTransaction(bundleId: String, customer: String, change: AppTransactionChange, world: String) async throws -> Signed<AppTransactionPayload> {
         let app = try app(bundleId)
         for version in [change.originalApplicationVersion, change.applicationVersion].compactMap({ $0 }) {
             guard !version.isEmpty, version.count <= 64 else {
                 throw StoreError.malformedRequest("an application version must be 1–64 characters")
             }
         }
-        let world = try await self.world(world)
+        let world = try await self.loadedWorld(world)
         let record = try await world.appTransaction(app: app, customer: customer, change: change)
         let preorder = try await world.preorderMs(CustomerKey(bundleId: app.bundleId, customer: customer))
         return try sign(record, app: app, nowMs: await world.nowMs(), preorderMs: preorder)

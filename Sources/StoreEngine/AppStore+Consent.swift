@@ -9,11 +9,9 @@ import StoreStorage
 /// `signedAppTransactionInfo`) instead of `data`. Apple sends it when it happens; the Transaction
 /// Manager makes it happen on request, for testing the server's handling of it.
 extension AppStore {
-    /// Emits `RESCIND_CONSENT` for the customer's copy of the app, and returns the app
-    /// transaction the notification carries. A customer without the app is refused.
-    public func rescindConsent(bundleId: String, customer: String, world: String = AppStore.defaultWorld) async throws -> Signed<AppTransactionPayload> {
+    func rescindConsent(bundleId: String, customer: String, world: String) async throws -> Signed<AppTransactionPayload> {
         let app = try app(bundleId)
-        let world = try await self.world(world)
+        let world = try await self.loadedWorld(world)
         let record = try await world.rescindConsent(app: app, customer: customer)
         let preorder = try await world.preorderMs(CustomerKey(bundleId: app.bundleId, customer: customer))
         return try sign(record, app: app, nowMs: await world.nowMs(), preorderMs: preorder)

@@ -80,10 +80,8 @@ extension AppStore {
 
     // MARK: Customers
 
-    /// Customers of a world whose ID contains `text`, or who own a transaction whose ID, original
-    /// transaction ID or `appAccountToken` is `text`. Empty text lists the world's customers.
-    public func searchCustomers(_ text: String, world worldId: String = AppStore.defaultWorld, limit: Int = 200) async throws -> [CustomerMatch] {
-        let world = try await self.world(worldId)
+    func searchCustomers(_ text: String, world worldId: String, limit: Int = 200) async throws -> [CustomerMatch] {
+        let world = try await self.loadedWorld(worldId)
         try await world.catchUp()
         let query = text.trimmingCharacters(in: .whitespacesAndNewlines)
         var found: [CustomerMatch] = []
@@ -121,14 +119,10 @@ extension AppStore {
 
     // MARK: One customer
 
-    /// One page of the customer's transactions in the app (refunded, revoked, upgraded and
-    /// family-shared ones too), signed, newest purchase first; and the subscriptions' periods as
-    /// runs for the timelines. Only the page is read whole and signed, and the periods come back
-    /// grouped by SQL: a customer may have thousands of renewals.
-    public func customerHistory(bundleId: String, customer: String, world worldId: String = AppStore.defaultWorld,
+    func customerHistory(bundleId: String, customer: String, world worldId: String,
                                 offset: Int = 0, limit: Int = 20) async throws -> CustomerHistory {
         let app = try app(bundleId)
-        let world = try await self.world(worldId)
+        let world = try await self.loadedWorld(worldId)
         try await world.catchUp()
         let now = await world.nowMs()
         let page = try await database.transactionPage(world: worldId, bundleId: app.bundleId, customer: customer, offset: max(0, offset), limit: max(0, limit))
@@ -141,19 +135,16 @@ extension AppStore {
             })
     }
 
-    /// The customer's app transaction if their copy of the app has asked for one; nil otherwise
-    /// (looking does not create it, as `appTransaction` does).
-    public func existingAppTransaction(bundleId: String, customer: String, world worldId: String = AppStore.defaultWorld) async throws -> Signed<AppTransactionPayload>? {
+    func existingAppTransaction(bundleId: String, customer: String, world worldId: String) async throws -> Signed<AppTransactionPayload>? {
         let app = try app(bundleId)
-        let world = try await self.world(worldId)
+        let world = try await self.loadedWorld(worldId)
         guard let record = try await database.appTransaction(world: worldId, bundleId: app.bundleId, customer: customer) else { return nil }
         return try sign(record, app: app, nowMs: await world.nowMs())
     }
 
-    /// Messages of the customer in the app, read or not, oldest first.
-    public func allMessages(bundleId: String, customer: String, world worldId: String = AppStore.defaultWorld) async throws -> [StoreMessage] {
+    func allMessages(bundleId: String, customer: String, world worldId: String) async throws -> [StoreMessage] {
         let app = try app(bundleId)
-        _ = try await self.world(worldId)
+        _ = try await self.loadedWorld(worldId)
         return try await database.worldRecords(world: worldId, kind: StoreMessage.recordKind).compactMap {
             try? PayloadCoding.decoder.decode(StoreMessage.self, from: Data($0.value.utf8))
         }.filter { $0.bundleId == app.bundleId && $0.customer == customer }
@@ -162,10 +153,8 @@ extension AppStore {
 
     // MARK: Clock
 
-    /// Stops the world's clock (rate 0) and remembers its rate for `resumeClock`. Time still
-    /// jumps with `advanceTime`.
-    public func pauseClock(_ worldId: String) async throws -> WorldInfo {
-        let world = try await self.world(worldId)
+    func pauseClock(_ worldId: String) async throws -> WorldInfo {
+        let world = try await self.loadedWorld(worldId)
         let rate = await world.rate
         guard rate.clockSpeed > 0 else { return await world.info() }
         try await database.write(WriteBatch(worldRecords: [
@@ -175,9 +164,8 @@ extension AppStore {
         return await world.info()
     }
 
-    /// Starts a paused clock again at the rate it had (real time if that was forgotten by a reset).
-    public func resumeClock(_ worldId: String) async throws -> WorldInfo {
-        let world = try await self.world(worldId)
+    func resumeClock(_ worldId: String) async throws -> WorldInfo {
+        let world = try await self.loadedWorld(worldId)
         guard await world.rate.clockSpeed == 0 else { return await world.info() }
         let saved = try await database.worldRecord(world: worldId, kind: Self.pausedRateKind, key: "rate")
         try await world.setRate(saved.flatMap { TimeRate($0.value) } ?? .realTime)
@@ -194,18 +182,14 @@ extension AppStore {
 
     // MARK: Notifications and keys
 
-    /// "Send now": a notification waiting for its next attempt becomes due at once; the delivery
-    /// service sends it on its next pass. False when it was delivered already or is unknown.
-    public func sendNotificationNow(seq: Int64, world worldId: String = AppStore.defaultWorld) async throws -> Bool {
-        let world = try await self.world(worldId)
+    func sendNotificationNow(seq: Int64, world worldId: String) async throws -> Bool {
+        let world = try await self.loadedWorld(worldId)
         return try await database.rescheduleNotification(world: worldId, seq: seq, atMs: await world.nowMs())
     }
 
-    /// The delivery log, newest first: at most `limit` notifications of the world (of one app,
-    /// one type, one customer, or only those not delivered or with a failed attempt).
-    public func notificationLog(world worldId: String = AppStore.defaultWorld, bundleId: String? = nil, type: String? = nil,
+    func notificationLog(world worldId: String, bundleId: String? = nil, type: String? = nil,
                                 customer: String? = nil, failuresOnly: Bool = false, limit: Int = 100) async throws -> [NotificationEntry] {
-        _ = try await self.world(worldId)
+        _ = try await self.loadedWorld(worldId)
         let records = try await database.notifications(world: worldId, bundleId: bundleId, afterSeq: 0, limit: 100_000)
         var out: [NotificationEntry] = []
         for record in records.reversed() {
@@ -229,21 +213,18 @@ extension AppStore {
         return out
     }
 
-    /// Queues a TEST notification for the app, as the Server API's Request a Test Notification does.
-    public func requestTestNotification(bundleId: String, world: String = AppStore.defaultWorld) async throws -> String {
+    func requestTestNotification(bundleId: String, world: String) async throws -> String {
         try await queueTestNotification(bundleId: bundleId, world: world)
     }
 
-    /// The world's Server API keys, oldest first.
-    public func apiKeys(world worldId: String = AppStore.defaultWorld) async throws -> [APIKeyInfo] {
-        _ = try await self.world(worldId)
+    func apiKeys(world worldId: String) async throws -> [APIKeyInfo] {
+        _ = try await self.loadedWorld(worldId)
         return try await database.apiKeys().filter { $0.world == worldId }
             .map { APIKeyInfo(keyId: $0.keyId, issuerId: $0.issuerId, bundleId: $0.bundleId, createdMs: $0.createdMs) }
     }
 
-    /// Revokes a key of the world: the Server API refuses its tokens from now on.
-    public func revokeAPIKey(_ keyId: String, world worldId: String = AppStore.defaultWorld) async throws {
-        _ = try await self.world(worldId)
+    func revokeAPIKey(_ keyId: String, world worldId: String) async throws {
+        _ = try await self.loadedWorld(worldId)
         guard let key = try await database.apiKey(id: keyId), key.world == worldId else {
             throw StoreError.malformedRequest("no Server API key \(keyId) in world \(worldId)")
         }
@@ -251,19 +232,16 @@ extension AppStore {
         try await database.deleteAPIKey(id: keyId)
     }
 
-    /// The world's latest App Store events, newest first (the events page; it follows on with
-    /// `events(world:after:)`).
-    public func recentEvents(world worldId: String = AppStore.defaultWorld, limit: Int = 200) async throws -> [StoreEvent] {
-        let world = try await self.world(worldId)
+    func recentEvents(world worldId: String, limit: Int = 200) async throws -> [StoreEvent] {
+        let world = try await self.loadedWorld(worldId)
         try await world.catchUp()
         return try await database.latestEvents(world: worldId, limit: max(1, min(limit, 10_000))).map(StoreEvent.init)
     }
 
     // MARK: Figures
 
-    /// The world's figures for the dashboard's charts (see `DashboardFigures`).
-    public func dashboardFigures(world worldId: String = AppStore.defaultWorld, days: Int = 60, hours: Int = 48) async throws -> DashboardFigures {
-        let world = try await self.world(worldId)
+    func dashboardFigures(world worldId: String, days: Int = 60, hours: Int = 48) async throws -> DashboardFigures {
+        let world = try await self.loadedWorld(worldId)
         try await world.catchUp()
         let now = await world.nowMs()
         let transactions = try await database.worldTransactions(world: worldId, limit: 50_000)

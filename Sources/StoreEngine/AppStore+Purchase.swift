@@ -4,7 +4,8 @@ import StoreStorage
 
 /// A purchase as a device asks for it.
 public struct PurchaseRequest: Sendable {
-    public var world: String
+    /// Set by the world handle that sells it (`StoreWorld.purchase`).
+    var world = ""
     public var bundleId: String
     public var productId: String
     public var customer: String
@@ -33,9 +34,8 @@ public struct PurchaseRequest: Sendable {
     /// `.cancelImmediately`: the subscription bought has auto-renew off, so it has one period.
     public var cancelsAfterFirstPeriod = false
 
-    public init(world: String = AppStore.defaultWorld, bundleId: String, productId: String, customer: String, quantity: Int = 1,
+    public init(bundleId: String, productId: String, customer: String, quantity: Int = 1,
                 appAccountToken: String? = nil, simulatesAskToBuy: Bool? = nil) {
-        self.world = world
         self.bundleId = bundleId
         self.productId = productId
         self.customer = customer
@@ -70,11 +70,6 @@ public struct PurchaseOutcome: Sendable {
 }
 
 extension AppStore {
-    /// Sells a product. The transaction is durable before this returns, and signed with the store's chain.
-    public func purchase(_ request: PurchaseRequest) async throws -> PurchaseOutcome {
-        try await purchase(request, offer: nil)
-    }
-
     /// The answer to what the world decided. A purchase's transaction and renewal info were
     /// signed in the decision's turn from the bytes the batch stored (`World.sign`); they are
     /// used as they are unless the commit took so long on the world's clock that a read would

@@ -48,12 +48,9 @@ extension AppStore {
         return secret
     }
 
-    /// The customer's app receipt as it is on their device now, base64 (the contents of
-    /// `Bundle.main.appStoreReceiptURL`): their purchases of the app, except consumables already
-    /// finished (Apple's rule for the receipt's in-app purchases).
-    public func appReceipt(bundleId: String, customer: String, world worldId: String = AppStore.defaultWorld) async throws -> String {
+    func appReceipt(bundleId: String, customer: String, world worldId: String) async throws -> String {
         let app = try app(bundleId)
-        let world = try await self.world(worldId)
+        let world = try await self.loadedWorld(worldId)
         guard try await world.customer(customer) != nil else {
             throw StoreError.customerNotFound("no customer named \(customer) in world \(worldId)")
         }
@@ -126,7 +123,7 @@ extension AppStore {
             guard let record = try await database.transaction(id: id), record.bundleId == app.bundleId else {
                 return .init(status: ReceiptStatus.accountNotFound, environment: environment)
             }
-            let world = try await self.world(record.world)
+            let world = try await self.loadedWorld(record.world)
             guard try await world.customer(record.customer) != nil else {
                 return .init(status: ReceiptStatus.accountNotFound, environment: environment)
             }

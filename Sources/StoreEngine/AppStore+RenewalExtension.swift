@@ -108,12 +108,11 @@ extension AppStore {
         try await extendRenewalDate(originalTransactionId: originalTransactionId, request: request, bundleId: caller.bundleId, world: caller.world)
     }
 
-    /// The same for an app and world named directly (tests, admin tools).
-    public func extendRenewalDate(originalTransactionId: String, request: ExtendRenewalDateRequest, bundleId: String, world: String = AppStore.defaultWorld) async throws -> ExtendRenewalDateResponse {
+    func extendRenewalDate(originalTransactionId: String, request: ExtendRenewalDateRequest, bundleId: String, world: String) async throws -> ExtendRenewalDateResponse {
         let app = try extensionApp(bundleId)
         let originalId = try TransactionNumber.parse(originalTransactionId, error: .invalidOriginalTransactionId)
         let order = try Self.extensionOrder(days: request.extendByDays, reason: request.extendReasonCode, requestIdentifier: request.requestIdentifier)
-        return try await self.world(world).extendRenewalDate(bundleId: app.bundleId, originalTransactionId: originalId, order: order)
+        return try await self.loadedWorld(world).extendRenewalDate(bundleId: app.bundleId, originalTransactionId: originalId, order: order)
     }
 
     // MARK: Extend Subscription Renewal Dates for All Active Subscribers
@@ -124,12 +123,12 @@ extension AppStore {
         try await extendRenewalDatesForAllActiveSubscribers(request, bundleId: caller.bundleId, world: caller.world)
     }
 
-    public func extendRenewalDatesForAllActiveSubscribers(_ request: MassExtendRenewalDateRequest, bundleId: String, world: String = AppStore.defaultWorld) async throws -> MassExtendRenewalDateResponse {
+    func extendRenewalDatesForAllActiveSubscribers(_ request: MassExtendRenewalDateRequest, bundleId: String, world: String) async throws -> MassExtendRenewalDateResponse {
         let app = try extensionApp(bundleId)
         let order = try Self.extensionOrder(days: request.extendByDays, reason: request.extendReasonCode, requestIdentifier: request.requestIdentifier)
         let productId = try Self.extensionProduct(request.productId, app: app)
         let storefronts = try RenewalExtensionRules.checkStorefronts(request.storefrontCountryCodes)
-        let status = try await self.world(world).massExtend(bundleId: app.bundleId, productId: productId, storefronts: storefronts, order: order)
+        let status = try await self.loadedWorld(world).massExtend(bundleId: app.bundleId, productId: productId, storefronts: storefronts, order: order)
         return MassExtendRenewalDateResponse(requestIdentifier: status.requestIdentifier)
     }
 
@@ -141,11 +140,11 @@ extension AppStore {
         try await massExtensionStatus(productId: productId, requestIdentifier: requestIdentifier, bundleId: caller.bundleId, world: caller.world)
     }
 
-    public func massExtensionStatus(productId: String, requestIdentifier: String, bundleId: String, world: String = AppStore.defaultWorld) async throws -> MassExtendRenewalDateStatusResponse {
+    func massExtensionStatus(productId: String, requestIdentifier: String, bundleId: String, world: String) async throws -> MassExtendRenewalDateStatusResponse {
         let app = try extensionApp(bundleId)
         let identifier = try RenewalExtensionRules.checkRequestIdentifier(requestIdentifier)
         guard !productId.isEmpty, productId.count <= 255 else { throw ServerAPIError.invalidProductId }
-        guard let status = try await self.world(world).massExtensionStatus(bundleId: app.bundleId, productId: productId, requestIdentifier: identifier) else {
+        guard let status = try await self.loadedWorld(world).massExtensionStatus(bundleId: app.bundleId, productId: productId, requestIdentifier: identifier) else {
             throw RenewalExtensionRules.statusRequestNotFound
         }
         return status

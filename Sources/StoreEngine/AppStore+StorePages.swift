@@ -4,19 +4,15 @@ import StoreModel
 /// only where StoreKit would apply the intro offer, and its customer picker lists the world's
 /// customers. Read-only; the rules stay in `Rules/`.
 extension AppStore {
-    /// The app's subscription groups in which the customer would still get an introductory offer,
-    /// by the same rule a purchase applies (`OfferEligibility.isEligibleForIntroOffer`).
-    public func introOfferEligibleGroups(bundleId: String, customer: String, world: String = AppStore.defaultWorld) async throws -> Set<String> {
+    func introOfferEligibleGroups(bundleId: String, customer: String, world: String) async throws -> Set<String> {
         let app = try app(bundleId)
         let groups = Set(app.catalog.products.compactMap { $0.subscription?.groupID })
-        let history = try await self.world(world).purchaseHistory(bundleId: app.bundleId, customer: customer)
+        let history = try await self.loadedWorld(world).purchaseHistory(bundleId: app.bundleId, customer: customer)
         return groups.filter { OfferEligibility.isEligibleForIntroOffer(groupId: $0, history: history) }
     }
 
-    /// Names of the world's customers, stored or met since start-up (a write may still be in
-    /// its group commit), sorted.
-    public func knownCustomers(world: String = AppStore.defaultWorld) async throws -> [String] {
-        let world = try await self.world(world)
+    func knownCustomers(world: String) async throws -> [String] {
+        let world = try await self.loadedWorld(world)
         let stored = try await database.customerNames(world: world.id)
         return Set(stored).union(await world.knownCustomerNames()).sorted()
     }

@@ -45,11 +45,11 @@ extension AppStore {
         "App Transaction", "Manage Subscriptions Sheet", "Refund Request Sheet", "Offer Code Redeem Sheet",
     ]
 
-    public func setSwitches(_ switches: SessionSwitches, world: String = AppStore.defaultWorld) async throws -> WorldInfo {
+    func setSwitches(_ switches: SessionSwitches, world: String) async throws -> WorldInfo {
         if let error = switches.failureError, !SessionSwitches.failureErrors.contains(error) {
             throw StoreError.malformedRequest("failureError \"\(error)\" is not one of \(SessionSwitches.failureErrors.joined(separator: ", "))")
         }
-        let world = try await self.world(world)
+        let world = try await self.loadedWorld(world)
         try await world.updateSettings { settings in
             if let value = switches.askToBuy { settings.askToBuy = value }
             if let value = switches.failRenewals { settings.failRenewals = value }
@@ -62,8 +62,7 @@ extension AppStore {
         return await world.info()
     }
 
-    /// `setSimulatedError(_:forAPI:)`; a nil error clears it.
-    public func setSimulatedError(api: String, error: String?, world: String = AppStore.defaultWorld) async throws -> WorldInfo {
+    func setSimulatedError(api: String, error: String?, world: String) async throws -> WorldInfo {
         guard let name = Self.failableAPIs.first(where: { $0.lowercased() == api.lowercased() }) else {
             throw StoreError.malformedRequest("unknown StoreKit API \"\(api)\"; one of: \(Self.failableAPIs.joined(separator: ", "))")
         }
@@ -71,73 +70,68 @@ extension AppStore {
         if let error, !allowed.contains(error) {
             throw StoreError.malformedRequest("\(name) cannot fail with \"\(error)\"; one of: \(allowed.joined(separator: ", "))")
         }
-        let world = try await self.world(world)
+        let world = try await self.loadedWorld(world)
         try await world.updateSettings { $0.simulatedErrors[name] = error }
         return await world.info()
     }
 
-    /// Throws the simulated error set for `api` in the world, if any.
-    public func checkSimulatedError(_ api: String, world: String = AppStore.defaultWorld) async throws {
-        if let error = try await self.world(world).settings.simulatedErrors[api] {
+    func checkSimulatedError(_ api: String, world: String) async throws {
+        if let error = try await self.loadedWorld(world).settings.simulatedErrors[api] {
             throw StoreError.simulated(api: api, error: error)
         }
     }
 
-    public func setAutoRenew(transactionId: String, enabled: Bool, world: String = AppStore.defaultWorld) async throws -> Signed<RenewalInfoPayload> {
-        let world = try await self.world(world)
+    func setAutoRenew(transactionId: String, enabled: Bool, world: String) async throws -> Signed<RenewalInfoPayload> {
+        let world = try await self.loadedWorld(world)
         let chain = try await world.setAutoRenew(transactionId: try Self.transactionId(transactionId), enabled: enabled)
         return try signRenewalInfo(chain, nowMs: await world.nowMs())
     }
 
-    public func expireSubscription(transactionId: String, world: String = AppStore.defaultWorld) async throws -> Signed<RenewalInfoPayload> {
-        let world = try await self.world(world)
+    func expireSubscription(transactionId: String, world: String) async throws -> Signed<RenewalInfoPayload> {
+        let world = try await self.loadedWorld(world)
         let chain = try await world.expireNow(transactionId: try Self.transactionId(transactionId))
         return try signRenewalInfo(chain, nowMs: await world.nowMs())
     }
 
-    public func forceRenewal(transactionId: String, world: String = AppStore.defaultWorld) async throws -> PurchaseOutcome {
-        let world = try await self.world(world)
+    func forceRenewal(transactionId: String, world: String) async throws -> PurchaseOutcome {
+        let world = try await self.loadedWorld(world)
         let chain = try await world.forceRenewal(transactionId: try Self.transactionId(transactionId))
         return try await outcome(WorldPurchase(status: .purchased, transaction: nil, chain: chain), world: world)
     }
 
-    public func resolveIssue(_ id: String, world: String = AppStore.defaultWorld) async throws -> PurchaseOutcome {
-        let world = try await self.world(world)
+    func resolveIssue(_ id: String, world: String) async throws -> PurchaseOutcome {
+        let world = try await self.loadedWorld(world)
         return try await outcome(try await world.resolveIssue(transactionOrPendingId: id), world: world)
     }
 
-    public func pendingPurchases(world: String = AppStore.defaultWorld) async throws -> [PendingPurchase] {
-        try await self.world(world).pendingPurchases()
+    func pendingPurchases(world: String) async throws -> [PendingPurchase] {
+        try await self.loadedWorld(world).pendingPurchases()
     }
 
-    /// Approves or declines an Ask to Buy request; an approved one returns the new transaction.
-    public func answerAskToBuy(_ id: String, approve: Bool, world: String = AppStore.defaultWorld) async throws -> PurchaseOutcome? {
-        let world = try await self.world(world)
+    func answerAskToBuy(_ id: String, approve: Bool, world: String) async throws -> PurchaseOutcome? {
+        let world = try await self.loadedWorld(world)
         guard let result = try await world.answerAskToBuy(id, approve: approve) else { return nil }
         return try await outcome(result, world: world)
     }
 
-    public func refund(transactionId: String, reason: RevocationReason = .otherReason, world: String = AppStore.defaultWorld) async throws -> Signed<TransactionPayload> {
-        let world = try await self.world(world)
+    func refund(transactionId: String, reason: RevocationReason = .otherReason, world: String) async throws -> Signed<TransactionPayload> {
+        let world = try await self.loadedWorld(world)
         let record = try await world.refund(transactionId: try Self.transactionId(transactionId), reason: reason)
         return try sign(record, nowMs: await world.nowMs())
     }
 
-    /// Deletes a transaction (a subscription's: the whole subscription); see `World.deleteTransaction`.
-    public func deleteTransaction(transactionId: String, world: String = AppStore.defaultWorld) async throws {
-        try await self.world(world).deleteTransaction(try Self.transactionId(transactionId))
+    func deleteTransaction(transactionId: String, world: String) async throws {
+        try await self.loadedWorld(world).deleteTransaction(try Self.transactionId(transactionId))
     }
 
-    public func clearTransactions(bundleId: String, customer: String? = nil, world: String = AppStore.defaultWorld) async throws {
+    func clearTransactions(bundleId: String, customer: String? = nil, world: String) async throws {
         let app = try app(bundleId)
-        try await self.world(world).clearTransactions(bundleId: app.bundleId, customer: customer)
+        try await self.loadedWorld(world).clearTransactions(bundleId: app.bundleId, customer: customer)
     }
 
-    /// Every subscription group the customer has subscribed to in the app, with its status: the
-    /// customer's own subscriptions, then those shared with them by their family (`FAMILY_SHARED`).
-    public func subscriptionStatuses(bundleId: String, customer: String, world: String = AppStore.defaultWorld) async throws -> [SubscriptionStatusItem] {
+    func subscriptionStatuses(bundleId: String, customer: String, world: String) async throws -> [SubscriptionStatusItem] {
         let app = try app(bundleId)
-        let world = try await self.world(world)
+        let world = try await self.loadedWorld(world)
         var held: [(chain: SubscriptionChain, latest: TransactionRecord?)] = []
         for chain in try await world.chains(bundleId: app.bundleId, customer: customer) {
             held.append((chain, try await world.transactionRecord(chain.latestTransactionId)))
@@ -156,9 +150,8 @@ extension AppStore {
         return items
     }
 
-    /// The world's App Store events in order (the seeds of server notifications).
-    public func events(world: String = AppStore.defaultWorld, after seq: Int64 = 0, limit: Int = 1000) async throws -> [StoreEvent] {
-        let world = try await self.world(world)
+    func events(world: String, after seq: Int64 = 0, limit: Int = 1000) async throws -> [StoreEvent] {
+        let world = try await self.loadedWorld(world)
         try await world.catchUp()
         return try await database.events(world: world.id, afterSeq: seq, limit: limit).map(StoreEvent.init)
     }
@@ -179,9 +172,7 @@ extension World {
 }
 
 extension AppStore {
-    /// Whether the world simulates the "Verification" failure: signed data handed to devices
-    /// should then fail verification.
-    public func simulatesVerificationFailure(world: String = AppStore.defaultWorld) async throws -> Bool {
-        try await self.world(world).settings.simulatedErrors["Verification"] != nil
+    func simulatesVerificationFailure(world: String) async throws -> Bool {
+        try await self.loadedWorld(world).settings.simulatedErrors["Verification"] != nil
     }
 }

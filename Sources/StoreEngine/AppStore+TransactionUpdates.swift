@@ -24,21 +24,11 @@ extension AppStore {
     /// Most transactions replayed per page when a feed resumes.
     static let updatesPageSize = 500
 
-    /// A customer's transaction changes, pushed as they become durable: what StoreKit's
-    /// `Transaction.updates` delivers (renewals, refunds and revocations, Ask to Buy approvals,
-    /// offer-code redemptions, family-sharing grants, purchases made elsewhere), and live hints
-    /// for the status and storefront changes that make no transaction.
-    ///
-    /// - Parameter position: where a previous feed stopped (its last `position`). Nil on a first
-    ///   connection: the feed then starts, like StoreKit, with the unfinished transactions.
-    /// Changes come in change order, each once; a position is only ever handed out once every
-    /// change below it is durable (`TransactionFeed`), so resuming from it loses nothing even
-    /// when writes commit out of order.
-    public func transactionUpdates(
-        bundleId: String, customer: String, after position: Int64?, world worldId: String = AppStore.defaultWorld
+    func transactionUpdates(
+        bundleId: String, customer: String, after position: Int64?, world worldId: String
     ) async throws -> AsyncStream<TransactionUpdate> {
         let app = try app(bundleId)
-        let world = try await self.world(worldId)
+        let world = try await self.loadedWorld(worldId)
         guard try await world.customer(customer) != nil else {
             throw StoreError.customerNotFound("no customer named \(customer) in world \(worldId)")
         }

@@ -13,27 +13,23 @@ public enum TransactionScope: String, Sendable, CaseIterable {
 }
 
 extension AppStore {
-    /// The customer's transactions for an app, each freshly signed (`signedDate` = now), oldest first.
-    public func transactions(bundleId: String, customer: String, scope: TransactionScope, world: String = AppStore.defaultWorld) async throws -> [Signed<TransactionPayload>] {
+    func transactions(bundleId: String, customer: String, scope: TransactionScope, world: String) async throws -> [Signed<TransactionPayload>] {
         let app = try app(bundleId)
-        let world = try await self.world(world)
+        let world = try await self.loadedWorld(world)
         let (records, now) = try await world.transactions(bundleId: app.bundleId, customer: customer, scope: scope)
         return try records.map { try sign($0, nowMs: now) }
     }
 
-    /// `Transaction.finish()`: the app delivered the content, so the transaction leaves `unfinished`.
-    public func finish(bundleId: String, customer: String, transactionId: String, world: String = AppStore.defaultWorld) async throws {
+    func finish(bundleId: String, customer: String, transactionId: String, world: String) async throws {
         let app = try app(bundleId)
-        try await self.world(world).finish(bundleId: app.bundleId, customer: customer, transactionId: transactionId)
+        try await self.loadedWorld(world).finish(bundleId: app.bundleId, customer: customer, transactionId: transactionId)
     }
 
-    /// Changes a stored transaction (Server API: app account token). The change takes the next
-    /// number of the change sequence, so the transaction reappears after a revision token.
     @discardableResult
-    public func modifyTransaction(
+    func modifyTransaction(
         world: String, id: Int64, _ change: @Sendable (inout TransactionPayload, inout TransactionRecord) throws -> Void
     ) async throws -> TransactionRecord {
-        try await self.world(world).modifyTransaction(id: id, change)
+        try await self.loadedWorld(world).modifyTransaction(id: id, change)
     }
 }
 

@@ -39,7 +39,7 @@ extension AppStore {
     }
 
     public func worldInfo(_ id: String) async throws -> WorldInfo {
-        try await world(id).info()
+        try await loadedWorld(id).info()
     }
 
     public func deleteWorld(_ id: String) async throws {
@@ -50,7 +50,7 @@ extension AppStore {
     /// `resetToDefaultState()` plus `clearTransactions()`: every purchase, customer and override
     /// of the world is gone; its clock keeps its time (it never runs backwards).
     public func resetWorld(_ id: String) async throws -> WorldInfo {
-        let world = try await world(id)
+        let world = try await loadedWorld(id)
         try await world.reset()
         worlds.env.notificationURLs.invalidate(world: id)
         return await world.info()
@@ -60,13 +60,13 @@ extension AppStore {
     /// - Parameter progress: called with the fraction done while a long jump catches up.
     public func advanceTime(_ id: String, byMs ms: Int64, progress: (@Sendable (Double) -> Void)? = nil) async throws -> WorldInfo {
         guard ms >= 0 else { throw StoreError.malformedRequest("time only moves forward") }
-        let world = try await world(id)
+        let world = try await loadedWorld(id)
         try await world.advanceClock(byMs: ms, progress: progress)
         return await world.info()
     }
 
     public func setTimeRate(_ id: String, rate: TimeRate) async throws -> WorldInfo {
-        let world = try await world(id)
+        let world = try await loadedWorld(id)
         try await world.setRate(rate)
         return await world.info()
     }

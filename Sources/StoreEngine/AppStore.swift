@@ -87,7 +87,9 @@ public final class AppStore: Sendable {
         return app
     }
 
-    func world(_ id: String) async throws -> World {
+    /// The world's actor, loaded here (or taken over from a lost lease); throws `WorldElsewhere`
+    /// when another instance serves it.
+    func loadedWorld(_ id: String) async throws -> World {
         if let world = worlds.existingWorld(id), !(worlds.env.ownership?.isLost(id) ?? false) { return world }
         do {
             return try await worlds.world(id)
@@ -101,7 +103,7 @@ public final class AppStore: Sendable {
     /// Where the world is served: here (taken over now if nobody held it) or at another instance.
     public func placement(of world: String) async throws -> WorldPlacement {
         do {
-            _ = try await self.world(world)
+            _ = try await self.loadedWorld(world)
             return .here
         } catch let elsewhere as WorldElsewhere {
             return .elsewhere(address: elsewhere.address)
@@ -132,9 +134,8 @@ public final class AppStore: Sendable {
         Task { _ = try? await database.renewLeases(owner: ownership.id, address: url, ttlMs: ownership.settings.leaseMs) }
     }
 
-    /// The world's current time in milliseconds.
-    public func nowMs(_ world: String = AppStore.defaultWorld) async throws -> Int64 {
-        try await self.world(world).nowMs()
+    func nowMs(_ world: String) async throws -> Int64 {
+        try await self.loadedWorld(world).nowMs()
     }
 
     // MARK: Products
@@ -166,17 +167,16 @@ public final class AppStore: Sendable {
 
     // MARK: Customers
 
-    public func customer(_ name: String, world: String = AppStore.defaultWorld) async throws -> StoreCustomer? {
-        try await self.world(world).customer(name).map(StoreCustomer.init)
+    func customer(_ name: String, world: String) async throws -> StoreCustomer? {
+        try await self.loadedWorld(world).customer(name).map(StoreCustomer.init)
     }
 
-    /// Creates the account, or changes its storefront and locale.
-    public func saveCustomer(_ name: String, storefront: String?, locale: String?, world: String = AppStore.defaultWorld) async throws -> StoreCustomer {
+    func saveCustomer(_ name: String, storefront: String?, locale: String?, world: String) async throws -> StoreCustomer {
         try Self.checkCustomerName(name)
         if let locale, !LocaleIdentifier.isValid(locale) {
             throw StoreError.malformedRequest("locale \(locale.debugDescription) is not a locale identifier such as en_US or fr_FR")
         }
-        return StoreCustomer(try await self.world(world).saveCustomer(name, storefront: storefront, locale: locale))
+        return StoreCustomer(try await self.loadedWorld(world).saveCustomer(name, storefront: storefront, locale: locale))
     }
 
     // MARK: Signing

@@ -153,8 +153,7 @@ extension AppStore {
         worlds.env.customerMemory.policy = policy
     }
 
-    /// How many customers the world holds in memory now: what the bound limits.
-    public func customersInMemory(world: String = AppStore.defaultWorld) async throws -> Int {
-        try await self.world(world).residentCustomers
+    func customersInMemory(world: String) async throws -> Int {
+        try await self.loadedWorld(world).residentCustomers
     }
 }

@@ -102,7 +102,8 @@ extension World {
         guard !code.isEmpty, let stored = try await offerCode(code, bundleId: bundleId) else {
             throw OfferError.invalidOfferCode("\(raw) is not an offer code of \(app.bundleId)")
         }
-        let request = PurchaseRequest(world: id, bundleId: bundleId, productId: stored.productId, customer: customer)
+        var request = PurchaseRequest(bundleId: bundleId, productId: stored.productId, customer: customer)
+        request.world = id
         return try await purchase(request, offer: .code(code))
     }
 

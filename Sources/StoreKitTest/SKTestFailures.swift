@@ -7,14 +7,25 @@ public protocol SKTestFailure: Equatable, Sendable {}
 
 /// The failure each StoreKit API can be given, after Apple's `SKTestFailures` (iOS 17).
 public enum SKTestFailures {
+    /// What "Load Products" can be made to fail with: a `StoreKitError` (`.generic`).
     public enum LoadProducts: SKTestFailure { case generic(StoreKitError) }
+    /// What "Purchase" can be made to fail with: a `StoreKitError` (`.generic`) or a
+    /// `Product.PurchaseError` (`.purchase`).
     public enum Purchase: SKTestFailure { case generic(StoreKitError), purchase(Product.PurchaseError) }
+    /// What "Verification" can be made to fail with: a `VerificationResult.VerificationError` only.
     public enum Verification: SKTestFailure { case verification(VerificationResult<Transaction>.VerificationError) }
+    /// What "App Store Sync" can be made to fail with: a `StoreKitError` (`.generic`).
     public enum AppStoreSync: SKTestFailure { case generic(StoreKitError) }
+    /// What "Subscription Status" can be made to fail with: a `StoreKitError` (`.generic`).
     public enum SubscriptionStatus: SKTestFailure { case generic(StoreKitError) }
+    /// What "App Transaction" can be made to fail with: a `StoreKitError` (`.generic`).
     public enum AppTransaction: SKTestFailure { case generic(StoreKitError) }
+    /// What "Manage Subscriptions Sheet" can be made to fail with: a `StoreKitError` (`.generic`).
     public enum ManageSubscriptions: SKTestFailure { case generic(StoreKitError) }
+    /// What "Refund Request Sheet" can be made to fail with: a `StoreKitError` (`.generic`) or a
+    /// `Transaction.RefundRequestError` (`.refundRequest`).
     public enum RefundRequest: SKTestFailure { case generic(StoreKitError), refundRequest(Transaction.RefundRequestError) }
+    /// What "Offer Code Redeem Sheet" can be made to fail with: a `StoreKitError` (`.generic`).
     public enum OfferCodeRedeem: SKTestFailure { case generic(StoreKitError) }
 }
 
@@ -90,26 +101,32 @@ extension GenericFailure {
 
 extension SKTestFailures.LoadProducts: GenericFailure {
     var error: StoreKitError { switch self { case .generic(let e): e } }
+    /// Equal when the store names both failures the same (a `networkError`'s wrapped error is not compared).
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
 }
 extension SKTestFailures.AppStoreSync: GenericFailure {
     var error: StoreKitError { switch self { case .generic(let e): e } }
+    /// Equal when the store names both failures the same (a `networkError`'s wrapped error is not compared).
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
 }
 extension SKTestFailures.SubscriptionStatus: GenericFailure {
     var error: StoreKitError { switch self { case .generic(let e): e } }
+    /// Equal when the store names both failures the same (a `networkError`'s wrapped error is not compared).
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
 }
 extension SKTestFailures.AppTransaction: GenericFailure {
     var error: StoreKitError { switch self { case .generic(let e): e } }
+    /// Equal when the store names both failures the same (a `networkError`'s wrapped error is not compared).
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
 }
 extension SKTestFailures.ManageSubscriptions: GenericFailure {
     var error: StoreKitError { switch self { case .generic(let e): e } }
+    /// Equal when the store names both failures the same (a `networkError`'s wrapped error is not compared).
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
 }
 extension SKTestFailures.OfferCodeRedeem: GenericFailure {
     var error: StoreKitError { switch self { case .generic(let e): e } }
+    /// Equal when the store names both failures the same (a `networkError`'s wrapped error is not compared).
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
 }
 
@@ -125,6 +142,7 @@ extension SKTestFailures.Purchase: NamedFailure {
         else if let error = listedError(named: name, in: purchaseErrors, family: "purchase") { self = .purchase(error) }
         else { return nil }
     }
+    /// Equal when the store names both failures the same (a `networkError`'s wrapped error is not compared).
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
 }
 
@@ -148,5 +166,6 @@ extension SKTestFailures.RefundRequest: NamedFailure {
         else if let error = listedError(named: name, in: refundErrors, family: "refundRequest") { self = .refundRequest(error) }
         else { return nil }
     }
+    /// Equal when the store names both failures the same (a `networkError`'s wrapped error is not compared).
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
 }

@@ -8,8 +8,11 @@ extension SKTestSession {
     public struct ServerAPIKey: Sendable {
         /// The private key, PKCS#8 PEM: the contents of the `.p8` file.
         public var privateKeyP8: String
+        /// The key's ID, the `kid` of the JWTs signed with it.
         public var keyID: String
+        /// The issuer ID, the `iss` of the JWTs signed with the key.
         public var issuerID: String
+        /// The app the key may call the Server API for, the JWTs' `bid`.
         public var bundleID: String
     }
 
@@ -28,7 +31,7 @@ extension SKTestSession {
     /// A new Server API key for the session's app, valid in this session only.
     public func makeServerAPIKey() async throws -> ServerAPIKey {
         let world = world
-        let key = try await call { try await $0.createAPIKey(bundleId: HostedStore.bundleID, world: world) }
+        let key = try await call { try await $0.world(world).createAPIKey(bundleId: HostedStore.bundleID) }
         return ServerAPIKey(privateKeyP8: key.privateKeyP8, keyID: key.key.keyId, issuerID: key.key.issuerId, bundleID: key.key.bundleId)
     }
 
@@ -37,6 +40,6 @@ extension SKTestSession {
     /// retry schedule on the session's clock.
     public func setNotificationURL(_ url: URL?) async throws {
         let world = world
-        _ = try await call { try await $0.setNotificationURL(url?.absoluteString, bundleId: HostedStore.bundleID, environment: "Sandbox", world: world) }
+        _ = try await call { try await $0.world(world).setNotificationURL(url?.absoluteString, bundleId: HostedStore.bundleID, environment: "Sandbox") }
     }
 }

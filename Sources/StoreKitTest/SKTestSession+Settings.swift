@@ -5,6 +5,8 @@ import StoreKit
 /// The session's switches, after Xcode's Editor menu. Each assignment overrides the
 /// configuration file for this session only, and is in force when the setter returns.
 extension SKTestSession {
+    /// Apple's `askToBuyEnabled`: purchases wait for `approveAskToBuyTransaction(identifier:)` or
+    /// `declineAskToBuyTransaction(identifier:)` instead of completing.
     public var askToBuyEnabled: Bool {
         get { state.read(\.askToBuyEnabled) }
         set { apply(\.askToBuyEnabled, newValue) { SessionSwitches(askToBuy: $0) } }
@@ -34,6 +36,7 @@ extension SKTestSession {
         set { apply(\.billingGracePeriodIsEnabled, newValue) { SessionSwitches(billingGracePeriod: $0) } }
     }
 
+    /// Apple's `failTransactionsEnabled`: every purchase fails with `failureError` while it is on.
     @available(*, deprecated, message: "use setSimulatedError(_:forAPI:)")
     public var failTransactionsEnabled: Bool {
         get { state.read(\.failTransactionsEnabled) }
@@ -76,7 +79,7 @@ extension SKTestSession {
         set {
             let customer = customer, world = world
             do {
-                _ = try blocking { try await $0.saveCustomer(customer, storefront: newValue, locale: nil, world: world) }
+                _ = try blocking { try await $0.world(world).saveCustomer(customer, storefront: newValue, locale: nil) }
                 state.write(\.storefront, newValue)
             } catch {
                 FileHandle.standardError.write(Data("SKTestSession.storefront: \(error)\n".utf8))
@@ -90,7 +93,7 @@ extension SKTestSession {
         set {
             let customer = customer, world = world, identifier = newValue.identifier
             do {
-                _ = try blocking { try await $0.saveCustomer(customer, storefront: nil, locale: identifier, world: world) }
+                _ = try blocking { try await $0.world(world).saveCustomer(customer, storefront: nil, locale: identifier) }
                 state.write(\.locale, newValue)
             } catch {
                 FileHandle.standardError.write(Data("SKTestSession.locale: \(error)\n".utf8))
@@ -115,7 +118,7 @@ extension SKTestSession {
     private func apply<Value>(_ key: WritableKeyPath<SessionState.Values, Value>, _ value: Value, _ switches: (Value) -> SessionSwitches) {
         let world = world, change = switches(value)
         do {
-            _ = try blocking { try await $0.setSwitches(change, world: world) }
+            _ = try blocking { try await $0.world(world).setSwitches(change) }
             state.write(key, value)
         } catch {
             FileHandle.standardError.write(Data("SKTestSession: \(error)\n".utf8))

@@ -10,7 +10,7 @@ extension SKTestSession {
         }
         let errorName = (error as? any NamedFailure)?.name
         let world = world
-        _ = try await call { try await $0.setSimulatedError(api: name, error: errorName, world: world) }
+        _ = try await call { try await $0.world(world).setSimulatedError(api: name, error: errorName) }
     }
 
     /// The error `api` is set to fail with in this session, if any.

@@ -9,7 +9,7 @@ extension SKTestSession {
     public func expireSubscription(productIdentifier: String) throws {
         let item = try subscription(productIdentifier)
         let world = world
-        _ = try blocking { try await $0.expireSubscription(transactionId: item, world: world) }
+        _ = try blocking { try await $0.world(world).expireSubscription(transactionId: item) }
     }
 
     /// "Ends the previous subscription period and begins the next period": the renewal
@@ -17,7 +17,7 @@ extension SKTestSession {
     public func forceRenewalOfSubscription(productIdentifier: String) throws {
         let item = try subscription(productIdentifier)
         let world = world
-        _ = try blocking { try await $0.forceRenewal(transactionId: item, world: world) }
+        _ = try blocking { try await $0.world(world).forceRenewal(transactionId: item) }
     }
 
     /// Moves the session's clock forward by `interval` seconds (Xcode has no such control):
@@ -40,7 +40,7 @@ extension SKTestSession {
     /// The session's current time: what the store stamps purchases and renewals with.
     public var currentDate: Date {
         let world = world
-        let ms = (try? blocking { try await $0.nowMs(world) }) ?? Int64(Date().timeIntervalSince1970 * 1000)
+        let ms = (try? blocking { try await $0.world(world).nowMs() }) ?? Int64(Date().timeIntervalSince1970 * 1000)
         return Self.date(ms)
     }
 
@@ -54,7 +54,7 @@ extension SKTestSession {
         }
         let world = world, customer = customer
         return try blocking { store in
-            let statuses = try await store.subscriptionStatuses(bundleId: HostedStore.bundleID, customer: customer, world: world)
+            let statuses = try await store.world(world).subscriptionStatuses(bundleId: HostedStore.bundleID, customer: customer)
             guard let item = statuses.first(where: { $0.transaction.payload.productId == productIdentifier })
                 ?? statuses.first(where: { $0.renewalInfo.payload.autoRenewProductId == productIdentifier }) else {
                 throw SKTestError(.noSubscriptionFound, "the session's account has no subscription to \(productIdentifier)")

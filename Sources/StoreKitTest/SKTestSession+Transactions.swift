@@ -14,7 +14,7 @@ extension SKTestSession {
         let purchase = try TestPurchase(options, productId: identifier, catalog: host.catalog)
         let world = world, customer = customer
         let outcome = try await call { store in
-            try await store.purchase(purchase.request(world: world, customer: customer), offer: purchase.offer)
+            try await store.world(world).purchase(purchase.request(customer: customer), offer: purchase.offer)
         }
         guard let signed = outcome.transaction else {
             throw SKTestError(.invalidAction, "the purchase of \(identifier) is \(outcome.status) (pending purchase "
@@ -23,11 +23,13 @@ extension SKTestSession {
         return try await transaction(signed.jws)
     }
 
+    /// Apple's older form of `buyProduct(identifier:options:)`: buys outside the app and returns
+    /// nothing, also when the purchase waits for Ask to Buy or an issue.
     @available(*, deprecated, renamed: "buyProduct(identifier:options:)")
     public func buyProduct(productIdentifier: String) throws {
         let purchase = try TestPurchase([], productId: productIdentifier, catalog: host.catalog)
         let world = world, customer = customer
-        _ = try blocking { try await $0.purchase(purchase.request(world: world, customer: customer), offer: nil) }
+        _ = try blocking { try await $0.world(world).purchase(purchase.request(customer: customer)) }
     }
 
     /// Every transaction of the session's account, oldest first, with the purchases still
@@ -35,8 +37,8 @@ extension SKTestSession {
     public func allTransactions() -> [SKTestTransaction] {
         let world = world, customer = customer
         return (try? blocking { store -> [SKTestTransaction] in
-            let signed = try await store.transactions(bundleId: HostedStore.bundleID, customer: customer, scope: .all, world: world)
-            let statuses = try await store.subscriptionStatuses(bundleId: HostedStore.bundleID, customer: customer, world: world)
+            let signed = try await store.world(world).transactions(bundleId: HostedStore.bundleID, customer: customer, scope: .all)
+            let statuses = try await store.world(world).subscriptionStatuses(bundleId: HostedStore.bundleID, customer: customer)
             let renewal = Dictionary(statuses.map { ($0.originalTransactionId, $0.renewalInfo.payload) }, uniquingKeysWith: { a, _ in a })
             var list = signed.map { item -> SKTestTransaction in
                 let payload = item.payload
@@ -49,7 +51,7 @@ extension SKTestSession {
                     isPendingPriceIncreaseConsent: info?.priceIncreaseStatus == .notResponded, pendingAskToBuyConfirmation: false,
                     state: .purchased)
             }
-            for pending in try await store.pendingPurchases(world: world) where pending.request.customer == customer {
+            for pending in try await store.world(world).pendingPurchases() where pending.request.customer == customer {
                 let id = Int(pending.id) ?? 0
                 list.append(SKTestTransaction(
                     identifier: id, originalTransactionIdentifier: id, productIdentifier: pending.request.productId,
@@ -69,7 +71,7 @@ extension SKTestSession {
     /// unfinished transactions behind).
     public func clearTransactions() {
         let world = world, customer = customer
-        _ = try? blocking { try await $0.clearTransactions(bundleId: HostedStore.bundleID, customer: customer, world: world) }
+        _ = try? blocking { try await $0.world(world).clearTransactions(bundleId: HostedStore.bundleID, customer: customer) }
     }
 
     /// Removes one transaction, as the Transaction Manager's Delete: for a subscription, its
@@ -78,7 +80,7 @@ extension SKTestSession {
     public func deleteTransaction(identifier: Int) throws {
         _ = try transactionPayload(identifier)
         let world = world
-        _ = try blocking { try await $0.deleteTransaction(transactionId: String(identifier), world: world) }
+        _ = try blocking { try await $0.world(world).deleteTransaction(transactionId: String(identifier)) }
     }
 
     /// Removes every override made in the session (back to the configuration file's settings);
@@ -87,29 +89,35 @@ extension SKTestSession {
         let defaults = SessionState.Values(catalog: host.catalog)
         let world = world, customer = customer, catalog = host.catalog
         _ = try? blocking { store -> Void in
-            _ = try await store.setSwitches(SessionSwitches(
+            _ = try await store.world(world).setSwitches(SessionSwitches(
                 askToBuy: defaults.askToBuyEnabled, failRenewals: defaults.shouldEnterBillingRetryOnRenewal,
                 billingGracePeriod: defaults.billingGracePeriodIsEnabled, interruptedPurchases: defaults.interruptedPurchasesEnabled,
-                failTransactions: defaults.failTransactionsEnabled, failureError: "unknown"), world: world)
+                failTransactions: defaults.failTransactionsEnabled, failureError: "unknown"))
             for api in StoreEngine.AppStore.failableAPIs {
                 let setting = catalog.settings.storeKitErrors.first { $0.name == api }
-                _ = try? await store.setSimulatedError(api: api, error: setting.flatMap(CatalogSimulatedErrors.error(of:)), world: world)
+                _ = try? await store.world(world).setSimulatedError(api: api, error: setting.flatMap(CatalogSimulatedErrors.error(of:)))
             }
-            _ = try await store.saveCustomer(customer, storefront: defaults.storefront, locale: defaults.locale.identifier, world: world)
+            _ = try await store.world(world).saveCustomer(customer, storefront: defaults.storefront, locale: defaults.locale.identifier)
             _ = try await store.setTimeRate(world, rate: defaults.timeRate.engineRate)
         }
         state.replace(defaults)
     }
 
+    /// Apple's `refundTransaction(identifier:)`: refunds the purchase at once and access ends; a
+    /// refunded current subscription period ends the subscription (revoked).
     public func refundTransaction(identifier: Int) throws {
         let world = world
-        _ = try blocking { try await $0.refund(transactionId: String(identifier), world: world) }
+        _ = try blocking { try await $0.world(world).refund(transactionId: String(identifier)) }
     }
 
+    /// Apple's `approveAskToBuyTransaction(identifier:)`: the waiting purchase completes; throws
+    /// `noTransactionFound` when no Ask to Buy purchase has that identifier.
     public func approveAskToBuyTransaction(identifier: Int) throws {
         try answerAskToBuy(identifier, approve: true)
     }
 
+    /// Apple's `declineAskToBuyTransaction(identifier:)`: the waiting purchase is dropped; throws
+    /// `noTransactionFound` when no Ask to Buy purchase has that identifier.
     public func declineAskToBuyTransaction(identifier: Int) throws {
         try answerAskToBuy(identifier, approve: false)
     }
@@ -117,27 +125,31 @@ extension SKTestSession {
     private func answerAskToBuy(_ identifier: Int, approve: Bool) throws {
         let world = world
         _ = try blocking { store -> Bool in
-            guard try await store.pendingPurchases(world: world).contains(where: { $0.id == String(identifier) && $0.kind == .askToBuy }) else {
+            guard try await store.world(world).pendingPurchases().contains(where: { $0.id == String(identifier) && $0.kind == .askToBuy }) else {
                 throw SKTestError(.noTransactionFound, "no purchase \(identifier) waits for an Ask to Buy answer")
             }
-            return try await store.answerAskToBuy(String(identifier), approve: approve, world: world) != nil
+            return try await store.world(world).answerAskToBuy(String(identifier), approve: approve) != nil
         }
     }
 
     /// Clears an interrupted purchase (it completes) or a billing issue (the subscription recovers).
     public func resolveIssueForTransaction(identifier: Int) throws {
         let world = world
-        _ = try blocking { try await $0.resolveIssue(String(identifier), world: world) }
+        _ = try blocking { try await $0.world(world).resolveIssue(String(identifier)) }
     }
 
+    /// Apple's `enableAutoRenewForTransaction(identifier:)`: the subscription renews again at its
+    /// next renewal date.
     public func enableAutoRenewForTransaction(identifier: Int) throws {
         let world = world
-        _ = try blocking { try await $0.setAutoRenew(transactionId: String(identifier), enabled: true, world: world) }
+        _ = try blocking { try await $0.world(world).setAutoRenew(transactionId: String(identifier), enabled: true) }
     }
 
+    /// Apple's `disableAutoRenewForTransaction(identifier:)`: the subscription expires at the end of
+    /// its current period instead of renewing.
     public func disableAutoRenewForTransaction(identifier: Int) throws {
         let world = world
-        _ = try blocking { try await $0.setAutoRenew(transactionId: String(identifier), enabled: false, world: world) }
+        _ = try blocking { try await $0.world(world).setAutoRenew(transactionId: String(identifier), enabled: false) }
     }
 
     /// Asks the customer to consent to a higher renewal price (the product's price plus one
@@ -148,17 +160,21 @@ extension SKTestSession {
             throw SKTestError(.invalidProductType, "transaction \(identifier) is not an auto-renewable subscription")
         }
         let world = world, price = "\(product.price + 1)"
-        _ = try blocking { try await $0.requestPriceIncrease(transactionId: String(identifier), newPrice: price, mode: .consent, world: world) }
+        _ = try blocking { try await $0.world(world).requestPriceIncrease(transactionId: String(identifier), newPrice: price, mode: .consent) }
     }
 
+    /// Apple's `consentToPriceIncreaseForTransaction(identifier:)`: the customer accepts the pending
+    /// price increase, so the subscription renews at the new price.
     public func consentToPriceIncreaseForTransaction(identifier: Int) throws {
         let world = world
-        _ = try blocking { try await $0.consentToPriceIncrease(transactionId: String(identifier), world: world) }
+        _ = try blocking { try await $0.world(world).consentToPriceIncrease(transactionId: String(identifier)) }
     }
 
+    /// Apple's `declinePriceIncreaseForTransaction(identifier:)`: the customer turns the pending price
+    /// increase down, which turns auto-renew off so the subscription expires at the end of its period.
     public func declinePriceIncreaseForTransaction(identifier: Int) throws {
         let world = world
-        _ = try blocking { try await $0.declinePriceIncrease(transactionId: String(identifier), world: world) }
+        _ = try blocking { try await $0.world(world).declinePriceIncrease(transactionId: String(identifier)) }
     }
 
     // MARK: Helpers
@@ -167,7 +183,7 @@ extension SKTestSession {
     func transactionPayload(_ identifier: Int) throws -> TransactionPayload {
         let world = world, customer = customer
         return try blocking { store in
-            let all = try await store.transactions(bundleId: HostedStore.bundleID, customer: customer, scope: .all, world: world)
+            let all = try await store.world(world).transactions(bundleId: HostedStore.bundleID, customer: customer, scope: .all)
             guard let found = all.first(where: { $0.payload.transactionId == String(identifier) }) else {
                 throw SKTestError(.noTransactionFound, "no transaction \(identifier) in this session")
             }

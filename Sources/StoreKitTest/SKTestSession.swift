@@ -38,8 +38,8 @@ public final class SKTestSession: Sendable {
         let host = try Blocking.run { () -> HostedStore in
             let host = try await StoreHosting.shared.store(catalogJSON: text, catalog: catalog)
             _ = try await host.store.createWorld(world)
-            _ = try await host.store.saveCustomer(customer, storefront: catalog.settings.storefront,
-                                                  locale: catalog.settings.locale, world: world)
+            _ = try await host.store.world(world).saveCustomer(customer, storefront: catalog.settings.storefront,
+                                                  locale: catalog.settings.locale)
             return host
         }
         self.host = host

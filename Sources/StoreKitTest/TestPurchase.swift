@@ -49,8 +49,8 @@ struct TestPurchase: Sendable {
         offer = offers.first
     }
 
-    func request(world: String, customer: String) -> PurchaseRequest {
-        var request = PurchaseRequest(world: world, bundleId: HostedStore.bundleID, productId: productId, customer: customer, quantity: quantity,
+    func request(customer: String) -> PurchaseRequest {
+        var request = PurchaseRequest(bundleId: HostedStore.bundleID, productId: productId, customer: customer, quantity: quantity,
                                       appAccountToken: appAccountToken, simulatesAskToBuy: simulatesAskToBuy)
         request.introductoryOfferEligibilityJWS = introductoryOfferEligibilityJWS
         request.billingPlanType = billingPlanType

@@ -29,14 +29,14 @@ struct DuePages {
             self.ahead = nil
             page = try await ahead.value
         } else {
-            page = try await store.dueNotifications(world: world, limit: asked)
+            page = try await store.world(world).dueNotifications(limit: asked)
         }
         left -= page.count
         if page.count < asked || left == 0 {
             done = true
         } else if let last = page.last {
             let (store, world, position, limit) = (store, world, last.position, min(pageSize, left))
-            ahead = Task { try await store.dueNotifications(world: world, after: position, limit: limit) }
+            ahead = Task { try await store.world(world).dueNotifications(after: position, limit: limit) }
         }
         return page.isEmpty ? nil : page
     }

@@ -17,6 +17,8 @@ public struct NotificationDeliveryConfiguration: Sendable {
     /// the last one is sent).
     public var pageSize: Int
 
+    /// The defaults are those of `openstore serve`; values too small to work are raised to a floor
+    /// (at least 50 ms timeout, one attempt, 1 ms poll, one notification per batch and page).
     public init(timeoutSeconds: Double = 5, concurrency: Int = 64, pollIntervalSeconds: Double = 5, batchSize: Int = 20_000,
                 pageSize: Int = 1000) {
         self.timeoutSeconds = max(0.05, timeoutSeconds)

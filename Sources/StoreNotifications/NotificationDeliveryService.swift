@@ -18,7 +18,9 @@ import Synchronization
 /// Apple's schedule puts it. A notification left undelivered by a crash is still due after a
 /// restart, so nothing acknowledged is lost (it may be sent twice, as at Apple).
 public final class NotificationDeliveryService: Service, Sendable {
+    /// The engine whose outbox is delivered and which records each attempt's outcome.
     public let store: AppStore
+    /// Timeout, concurrency, polling and batch sizes, fixed for the service's life.
     public let configuration: NotificationDeliveryConfiguration
     /// Replaced after a pass with connection failures when owned: AsyncHTTPClient backs off
     /// from a host whose connections failed, which would fail the next attempts (due at once
@@ -28,6 +30,8 @@ public final class NotificationDeliveryService: Service, Sendable {
     var client: HTTPClient { clientBox.withLock { $0 } }
     let logger: Logger
 
+    /// Pass `client` to send with a client the caller owns and shuts down; without one the service
+    /// makes its own (`makeClient`), which `shutdown()` closes.
     public init(store: AppStore, configuration: NotificationDeliveryConfiguration = .init(), client: HTTPClient? = nil,
                 logger: Logger = Logger(label: "openstore.notifications")) {
         self.store = store
@@ -93,6 +97,7 @@ public final class NotificationDeliveryService: Service, Sendable {
         await shutdown()
     }
 
+    /// Shuts down the HTTP client the service made itself; a client passed to `init` is left to its owner.
     public func shutdown() async {
         if ownsClient { try? await client.shutdown() }
     }

@@ -14,9 +14,11 @@ import StoreEngine
 /// (`performanceTestRuns()`), signs each request (`realtimeRequestBody(for:)`) and turns the
 /// outcomes into the verdict (`finishPerformanceTest`, `Rules/RetentionPerformanceTest`).
 public final class RetentionPerformanceTestRunner: Service, Sendable {
+    /// The engine that hands out the test runs, signs their requests and judges the outcomes.
     public let store: AppStore
     let logger: Logger
 
+    /// A runner for the performance tests `store` starts; nothing runs until `run()` or `perform(_:)`.
     public init(store: AppStore, logger: Logger = Logger(label: "openstore.retention")) {
         self.store = store
         self.logger = logger

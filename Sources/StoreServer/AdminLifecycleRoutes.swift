@@ -24,19 +24,18 @@ struct AdminLifecycleRoutes {
             guard let mode = PriceIncreaseMode(rawValue: body.mode ?? PriceIncreaseMode.consent.rawValue) else {
                 throw RequestError.malformed("field \"mode\" must be \"consent\" or \"notify\"")
             }
-            let signed = try await store.requestPriceIncrease(
-                transactionId: try context.pathValue("transactionId"), newPrice: body.newPrice, mode: mode,
-                world: try context.pathValue("world"))
+            let signed = try await store.world(try context.pathValue("world")).requestPriceIncrease(
+                transactionId: try context.pathValue("transactionId"), newPrice: body.newPrice, mode: mode)
             return try JSONResponse.ok(AdminView.RenewalInfoAnswer(signed))
         }
         increase.post("consent") { _, context in
-            let signed = try await store.consentToPriceIncrease(
-                transactionId: try context.pathValue("transactionId"), world: try context.pathValue("world"))
+            let signed = try await store.world(try context.pathValue("world")).consentToPriceIncrease(
+                transactionId: try context.pathValue("transactionId"))
             return try JSONResponse.ok(AdminView.RenewalInfoAnswer(signed))
         }
         increase.post("decline") { _, context in
-            let signed = try await store.declinePriceIncrease(
-                transactionId: try context.pathValue("transactionId"), world: try context.pathValue("world"))
+            let signed = try await store.world(try context.pathValue("world")).declinePriceIncrease(
+                transactionId: try context.pathValue("transactionId"))
             return try JSONResponse.ok(AdminView.RenewalInfoAnswer(signed))
         }
     }

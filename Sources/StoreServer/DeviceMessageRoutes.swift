@@ -22,21 +22,21 @@ struct DeviceMessageRoutes {
         }
         let customer = api.group("apps/:bundleId/customers/:customer")
         customer.get("messages") { _, context in
-            let messages = try await store.messages(
-                bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), world: try world(context))
+            let messages = try await store.world(try world(context)).messages(
+                bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"))
             return try JSONResponse.ok(MessageList(messages: messages))
         }
         customer.post("messages/:messageId/display") { _, context in
-            let message = try await store.displayMessage(
+            let message = try await store.world(try world(context)).displayMessage(
                 try context.pathValue("messageId"), bundleId: try context.pathValue("bundleId"),
-                customer: try context.pathValue("customer"), world: try world(context))
+                customer: try context.pathValue("customer"))
             return try JSONResponse.ok(message)
         }
         customer.post("request-review") { request, context in
             let body = try await request.decodeJSON(ReviewBody.self)
-            let decision = try await store.requestReview(
+            let decision = try await store.world(try world(context)).requestReview(
                 bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"),
-                appVersion: body.appVersion, world: try world(context))
+                appVersion: body.appVersion)
             return try JSONResponse.ok(decision)
         }
     }

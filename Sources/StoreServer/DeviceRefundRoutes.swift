@@ -18,11 +18,10 @@ struct DeviceRefundRoutes {
     private func register(on api: RouterGroup<BasicRequestContext>, scoped: Bool) {
         api.post("apps/:bundleId/customers/:customer/transactions/:transactionId/refund-request") { request, context in
             let body = try await request.decodeJSON(Body.self)
-            try await store.checkSimulatedError("Refund Request Sheet", world: scoped ? try context.pathValue("world") : AppStore.defaultWorld)
-            let answer = try await store.requestRefund(
+            try await store.world(scoped ? try context.pathValue("world") : AppStore.defaultWorld).checkSimulatedError("Refund Request Sheet")
+            let answer = try await store.world(scoped ? try context.pathValue("world") : AppStore.defaultWorld).requestRefund(
                 transactionId: try context.pathValue("transactionId"), reason: body.reason ?? "OTHER",
-                bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"),
-                world: scoped ? try context.pathValue("world") : AppStore.defaultWorld)
+                bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"))
             return try JSONResponse.ok(answer)
         }
     }

@@ -53,7 +53,7 @@ struct DeviceRoutes {
         struct Front: Encodable { var countryCode: String; var id: String; var currency: String; var locale: String }
         struct Body: Encodable { var storefront: Front; var products: [ProductListing] }
         let ids = request.queryValues("id")
-        try await store.checkSimulatedError("Load Products", world: try context.world())
+        try await store.world(try context.world()).checkSimulatedError("Load Products")
         let (storefront, products) = try store.products(
             bundleId: try context.pathValue("bundleId"), storefront: request.queryValue("storefront"),
             locale: request.queryValue("locale"), ids: ids.isEmpty ? nil : ids)
@@ -73,19 +73,19 @@ struct DeviceRoutes {
 
     func getCustomer(_ context: BasicRequestContext) async throws -> Response {
         let name = try context.pathValue("customer")
-        guard let record = try await store.customer(name, world: try context.world()) else {
+        guard let record = try await store.world(try context.world()).customer(name) else {
             throw StoreError.customerNotFound("no customer named \(name)")
         }
-        let device = try await store.deviceVerificationID(customer: name, world: try context.world())
+        let device = try await store.world(try context.world()).deviceVerificationID(customer: name)
         return try JSONResponse.ok(CustomerBody(name: record.name, storefront: record.storefront, locale: record.locale, deviceVerificationID: device))
     }
 
     func putCustomer(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
 
         let body = try await request.decodeJSON(CustomerBody.self)
-        let record = try await store.saveCustomer(
-            try context.pathValue("customer"), storefront: body.storefront, locale: body.locale, world: try context.world())
-        let device = try await store.deviceVerificationID(customer: record.name, world: try context.world())
+        let record = try await store.world(try context.world()).saveCustomer(
+            try context.pathValue("customer"), storefront: body.storefront, locale: body.locale)
+        let device = try await store.world(try context.world()).deviceVerificationID(customer: record.name)
         return try JSONResponse.ok(CustomerBody(name: record.name, storefront: record.storefront, locale: record.locale, deviceVerificationID: device))
     }
 
@@ -123,13 +123,13 @@ struct DeviceRoutes {
             promotionalOfferID: body.promotionalOfferID, testing: body.testing,
             codeOfferReferenceName: body.codeOfferReferenceName, winBackOfferID: body.winBackOfferID)
         var purchase = PurchaseRequest(
-            world: try context.world(), bundleId: try context.pathValue("bundleId"), productId: body.productId, customer: body.customer,
+            bundleId: try context.pathValue("bundleId"), productId: body.productId, customer: body.customer,
             quantity: body.quantity ?? 1, appAccountToken: body.appAccountToken,
             simulatesAskToBuy: body.simulatesAskToBuyInSandbox)
         purchase.billingPlanType = body.billingPlanType
         purchase.introductoryOfferEligibilityJWS = body.introductoryOfferEligibilityJWS
         purchase.applicationUsername = body.applicationUsername
-        let outcome = try await store.purchase(purchase, offer: offer)
+        let outcome = try await store.world(try context.world()).purchase(purchase, offer: offer)
         var answer = outcome
         if outcome.simulatesVerificationFailure {
             answer.transaction?.jws = VerificationFault.apply(outcome.transaction?.jws ?? "", true)
@@ -139,17 +139,17 @@ struct DeviceRoutes {
 
     func transactions(_ context: BasicRequestContext, scope: TransactionScope) async throws -> Response {
         struct Body: Encodable { var signedTransactions: [String] }
-        let list = try await store.transactions(
-            bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), scope: scope, world: try context.world())
-        let corrupt = try await store.simulatesVerificationFailure(world: try context.world())
+        let list = try await store.world(try context.world()).transactions(
+            bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), scope: scope)
+        let corrupt = try await store.world(try context.world()).simulatesVerificationFailure()
         return try JSONResponse.ok(Body(signedTransactions: list.map { VerificationFault.apply($0.jws, corrupt) }))
     }
 
     func finish(_ context: BasicRequestContext) async throws -> Response {
         struct Body: Encodable { var transactionId: String; var finished: Bool }
         let id = try context.pathValue("transactionId")
-        try await store.finish(
-            bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), transactionId: id, world: try context.world())
+        try await store.world(try context.world()).finish(
+            bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), transactionId: id)
         return try JSONResponse.ok(Body(transactionId: id, finished: true))
     }
 
@@ -159,9 +159,9 @@ struct DeviceRoutes {
     }
 
     func appTransaction(_ context: BasicRequestContext) async throws -> Response {
-        try await store.checkSimulatedError("App Transaction", world: try context.world())
-        let signed = try await store.appTransaction(
-            bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), world: try context.world())
+        try await store.world(try context.world()).checkSimulatedError("App Transaction")
+        let signed = try await store.world(try context.world()).appTransaction(
+            bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"))
         return try JSONResponse.ok(AppTransactionResponse(signedAppTransaction: signed.jws, appTransaction: signed.payload))
     }
 
@@ -176,13 +176,12 @@ struct DeviceRoutes {
     func updateAppTransaction(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
 
         let body = try await request.decodeJSON(AppTransactionBody.self)
-        let signed = try await store.updateAppTransaction(
+        let signed = try await store.world(try context.world()).updateAppTransaction(
             bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"),
             change: AppTransactionChange(
                 originalApplicationVersion: body.originalApplicationVersion,
                 originalPurchaseDate: body.originalPurchaseDate, applicationVersion: body.applicationVersion,
-                preorderDate: body.preorderDate),
-            world: try context.world())
+                preorderDate: body.preorderDate))
         return try JSONResponse.ok(AppTransactionResponse(signedAppTransaction: signed.jws, appTransaction: signed.payload))
     }
 }

@@ -17,7 +17,7 @@ struct DeviceSubscriptionRoutes {
         api.post("apps/:bundleId/customers/:customer/sync") { _, context in try await sync(context) }
         api.post("apps/:bundleId/customers/:customer/manage-subscriptions") { _, context in
             _ = try store.app(try context.pathValue("bundleId"))
-            try await store.checkSimulatedError("Manage Subscriptions Sheet", world: try context.world())
+            try await store.world(try context.world()).checkSimulatedError("Manage Subscriptions Sheet")
             return try JSONResponse.ok(["shown": true])
         }
     }
@@ -32,10 +32,10 @@ struct DeviceSubscriptionRoutes {
             var signedRenewalInfo: String
         }
         let world = try context.world()
-        try await store.checkSimulatedError("Subscription Status", world: world)
-        let items = try await store.subscriptionStatuses(
-            bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), world: world)
-        let corrupt = try await store.simulatesVerificationFailure(world: world)
+        try await store.world(world).checkSimulatedError("Subscription Status")
+        let items = try await store.world(world).subscriptionStatuses(
+            bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"))
+        let corrupt = try await store.world(world).simulatesVerificationFailure()
         return try JSONResponse.ok(["statuses": items.map {
             Item(subscriptionGroupID: $0.groupId, state: Self.renewalState($0.status), status: $0.status.rawValue,
                  signedTransaction: VerificationFault.apply($0.transaction.jws, corrupt),
@@ -46,10 +46,10 @@ struct DeviceSubscriptionRoutes {
     /// `AppStore.sync()`: every transaction, as a restore hands them to the app.
     func sync(_ context: BasicRequestContext) async throws -> Response {
         let world = try context.world()
-        try await store.checkSimulatedError("App Store Sync", world: world)
-        let list = try await store.transactions(
-            bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), scope: .all, world: world)
-        let corrupt = try await store.simulatesVerificationFailure(world: world)
+        try await store.world(world).checkSimulatedError("App Store Sync")
+        let list = try await store.world(world).transactions(
+            bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), scope: .all)
+        let corrupt = try await store.world(world).simulatesVerificationFailure()
         return try JSONResponse.ok(["signedTransactions": list.map { VerificationFault.apply($0.jws, corrupt) }])
     }
 

@@ -12,16 +12,16 @@ struct FamilyRoutes {
     func register(on router: Router<BasicRequestContext>) {
         let admin = router.group("admin/v1/worlds/:world/customers/:customer").add(middleware: AdminAccess(token: token))
         admin.get("family") { _, context in
-            try JSONResponse.ok(try await store.family(of: try context.pathValue("customer"), world: try context.pathValue("world")))
+            try JSONResponse.ok(try await store.world(try context.pathValue("world")).family(of: try context.pathValue("customer")))
         }
         admin.put("family") { request, context in
             struct Body: Decodable { var group: String }
             let body = try await request.decodeJSON(Body.self)
-            return try JSONResponse.ok(try await store.joinFamily(
-                customer: try context.pathValue("customer"), group: body.group, world: try context.pathValue("world")))
+            return try JSONResponse.ok(try await store.world(try context.pathValue("world")).joinFamily(
+                customer: try context.pathValue("customer"), group: body.group))
         }
         admin.delete("family") { _, context in
-            try JSONResponse.ok(try await store.leaveFamily(customer: try context.pathValue("customer"), world: try context.pathValue("world")))
+            try JSONResponse.ok(try await store.world(try context.pathValue("world")).leaveFamily(customer: try context.pathValue("customer")))
         }
     }
 }

@@ -22,14 +22,14 @@ struct OfferRoutes {
 
     func createCodes(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(OfferCodeBatchRequest.self)
-        let codes = try await store.createOfferCodes(
-            body, bundleId: try context.pathValue("bundleId"), world: try context.pathValue("world"))
+        let codes = try await store.world(try context.pathValue("world")).createOfferCodes(
+            body, bundleId: try context.pathValue("bundleId"))
         return try JSONResponse.ok(CodeList(codes: codes), status: .created)
     }
 
     func listCodes(_ context: BasicRequestContext) async throws -> Response {
-        try JSONResponse.ok(CodeList(codes: try await store.offerCodes(
-            bundleId: try context.pathValue("bundleId"), world: try context.pathValue("world"))))
+        try JSONResponse.ok(CodeList(codes: try await store.world(try context.pathValue("world")).offerCodes(
+            bundleId: try context.pathValue("bundleId"))))
     }
 
     struct RedeemBody: Decodable { var code: String }
@@ -37,8 +37,8 @@ struct OfferRoutes {
     /// The answer of a purchase (`PurchaseAnswer`).
     func redeem(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(RedeemBody.self)
-        let outcome = try await store.redeemOfferCode(
-            body.code, bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), world: try context.world())
+        let outcome = try await store.world(try context.world()).redeemOfferCode(
+            body.code, bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"))
         return PurchaseAnswer.response(outcome)
     }
 }

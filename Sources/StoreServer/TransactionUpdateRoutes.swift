@@ -44,8 +44,8 @@ struct TransactionUpdateRoutes {
     }
 
     private func stream(_ request: Request, _ context: BasicRequestContext, world: String, resume: Int64?, heartbeat: Double) async throws -> Response {
-        let feed = try await store.transactionUpdates(
-            bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), after: resume, world: world)
+        let feed = try await store.world(world).transactionUpdates(
+            bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), after: resume)
         let store = self.store
         let headers: HTTPFields = [
             .contentType: "text/event-stream", .cacheControl: "no-cache", .init("X-Accel-Buffering")!: "no",
@@ -100,7 +100,7 @@ struct TransactionUpdateRoutes {
                 json.endObject()
                 try await writer.write(ByteBuffer(string: "event: storefront\ndata: \(String(decoding: json.bytes, as: UTF8.self))\n\n"))
             case .update(.transaction(let position, let change, let signed)):
-                let corrupt = (try? await store.simulatesVerificationFailure(world: world)) ?? false
+                let corrupt = (try? await store.world(world).simulatesVerificationFailure()) ?? false
                 let jws = VerificationFault.apply(signed.jws, corrupt)
                 // An unfinished transaction sent first has no resume position: a client dropped
                 // before `caughtUp` starts again, and skips the changes it already has.

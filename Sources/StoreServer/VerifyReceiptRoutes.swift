@@ -28,8 +28,8 @@ struct VerifyReceiptRoutes {
         }
         for api in [router.group("storekit/v1"), router.group("storekit/v1/worlds/:world")] {
             api.get("apps/:bundleId/customers/:customer/receipt") { _, context in
-                let receipt = try await store.appReceipt(
-                    bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), world: try context.world())
+                let receipt = try await store.world(try context.world()).appReceipt(
+                    bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"))
                 return try JSONResponse.ok(["receiptData": receipt])
             }
         }

@@ -12,7 +12,9 @@ public enum ExampleProcess {
         return root.appendingPathComponent(".build/debug/\(name)")
     }
 
+    /// Thrown by `run` when the executable has not been built, telling the reader how to build it.
     public struct Missing: Error, CustomStringConvertible {
+        /// The missing path and the command that builds it.
         public var description: String
     }
 

@@ -6,6 +6,7 @@ import Foundation
 public struct LoopbackServer: Sendable {
     /// The port the server bound (port 0 asks the system for a free one).
     public let port: Int
+    /// The task running the server; `stop()` cancels it and waits for it.
     public let task: Task<Void, any Error>
 
     /// Starts a server and returns once it listens.

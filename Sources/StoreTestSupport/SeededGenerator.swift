@@ -3,10 +3,12 @@
 public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
+    /// A generator whose sequence is fixed by `seed`, so a run can be replayed from it.
     public init(seed: UInt64) {
         state = seed
     }
 
+    /// The next value of the SplitMix64 sequence.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

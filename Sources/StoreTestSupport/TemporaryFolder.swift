@@ -61,10 +61,14 @@ final class FolderList: @unchecked Sendable {
 
 /// Removes the folders each test of the suite made with `TemporaryFolder.make` when the test ends.
 public struct RemovesTemporaryFolders: SuiteTrait, TestTrait, TestScoping {
+    /// Applied to a suite, the trait reaches every test inside it, nested suites included.
     public var isRecursive: Bool { true }
 
+    /// The trait; tests usually spell it `.removesTemporaryFolders`.
     public init() {}
 
+    /// Runs one test case with a folder list of its own and removes the folders it made when it ends,
+    /// also when it throws.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         // Suites and parameterised functions as a whole: their test cases get their own scope.
         guard testCase != nil else { return try await function() }

@@ -213,7 +213,7 @@ struct BackendReconcileBenchmark {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let bundle = DemoCatalogs.backyardBirdsBundleID
-            let key = try await store.createAPIKey(bundleId: bundle)
+            let key = try await store.world(AppStore.defaultWorld).createAPIKey(bundleId: bundle)
             let keyFile = folder.appendingPathComponent("AuthKey.p8").path
             try Data(key.privateKeyP8.utf8).write(to: URL(fileURLWithPath: keyFile))
             let app = AppConfiguration(
@@ -236,7 +236,7 @@ struct BackendReconcileBenchmark {
                     next += 1
                     group.addTask {
                         let customer = "reconcile-\(index)"
-                        let outcome = try await store.purchase(PurchaseRequest(bundleId: bundle, productId: Self.product, customer: customer))
+                        let outcome = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: bundle, productId: Self.product, customer: customer))
                         guard let signed = outcome.transaction?.jws else { throw BenchError("purchase \(index) made no transaction") }
                         _ = try await backend.receiveTransaction(appUserId: customer, signedTransaction: signed)
                     }

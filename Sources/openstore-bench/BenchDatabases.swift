@@ -183,7 +183,7 @@ extension AppStore {
 
     /// "as instance … holding world default's lease, epoch N": evidence that the figure's writes
     /// were fenced (nil on SQLite).
-    func leaseNote(database: StoreDatabase, world: String = AppStore.defaultWorld) async -> String? {
+    func leaseNote(database: StoreDatabase, world: String) async -> String? {
         guard let instance else { return nil }
         guard let lease = try? await database.lease(world: world) else { return "instance \(instance.instanceId): no lease on \(world)?" }
         let mine = lease.owner == instance.instanceId

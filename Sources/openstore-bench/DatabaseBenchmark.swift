@@ -39,7 +39,7 @@ struct DatabaseBenchmark {
             await Self.stop(sqlite)
             throw error
         }
-        if let note = await postgres.store.leaseNote(database: postgres.database) { log("PostgreSQL store: " + note) }
+        if let note = await postgres.store.leaseNote(database: postgres.database, world: AppStore.defaultWorld) { log("PostgreSQL store: " + note) }
         let processes = await postgres.scratch.serverProcesses()
         if processes == nil { log("PostgreSQL server is not on this machine (or /proc is not readable): its CPU is not measured") }
         var best: (sqlite: HTTPLoadGenerator.Result?, postgres: HTTPLoadGenerator.Result?, serverCPU: Double?) = (nil, nil, nil)
@@ -80,7 +80,7 @@ struct DatabaseBenchmark {
             await Self.stop(postgres)
             throw error
         }
-        if let note = await postgres.store.leaseNote(database: postgres.database) { log("PostgreSQL store after the rounds: " + note) }
+        if let note = await postgres.store.leaseNote(database: postgres.database, world: AppStore.defaultWorld) { log("PostgreSQL store after the rounds: " + note) }
         if purchases > 0 {
             log(String(format: "PostgreSQL committed %d transactions (all connections, warm-ups included) for %d purchases stored: %.3f commits per purchase (%.1f purchases per commit)",
                        commits, purchases, Double(commits) / Double(purchases), Double(purchases) / Double(max(commits, 1))))

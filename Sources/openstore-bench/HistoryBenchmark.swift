@@ -42,8 +42,8 @@ struct HistoryBenchmark {
 
         // Load: real purchases for the two measured customers; the rest of the store in bulk rows.
         let loadStart = Date()
-        let template = try require(try await store.purchase(PurchaseRequest(bundleId: app.bundleId, productId: "bench.coins", customer: "small")).transaction?.payload, "purchase")
-        for _ in 1..<10 { _ = try await store.purchase(PurchaseRequest(bundleId: app.bundleId, productId: "bench.coins", customer: "small")) }
+        let template = try require(try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: app.bundleId, productId: "bench.coins", customer: "small")).transaction?.payload, "purchase")
+        for _ in 1..<10 { _ = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: app.bundleId, productId: "bench.coins", customer: "small")) }
         var nextId: Int64 = 3_000_000_000_000_000
         var nextSeq: Int64 = 1_000_000_000
         func rows(customer: String, count: Int) -> [TransactionRecord] {
@@ -104,7 +104,7 @@ struct HistoryBenchmark {
         let pagesSeconds = Date().timeIntervalSince(pagesStart)
         let cpu = CPUUsage(from: cpuStart, to: CPUSample.now())
         let serverCPU = processes.flatMap { p in serverBefore.map { p.cpuSeconds() - $0 } }
-        if let note = await store.leaseNote(database: database) { log(note) }
+        if let note = await store.leaseNote(database: database, world: AppStore.defaultWorld) { log(note) }
         var cold: [Double] = []
         var revision: String?
         var walked = 0

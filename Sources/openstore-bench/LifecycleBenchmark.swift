@@ -59,7 +59,7 @@ struct LifecycleBenchmark {
             for task in 0..<64 {
                 group.addTask {
                     for index in min(task * perTask, subscribers)..<min((task + 1) * perTask, subscribers) {
-                        _ = try await store.purchase(PurchaseRequest(bundleId: app.bundleId, productId: "bench.monthly", customer: "subscriber-\(index)"))
+                        _ = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: app.bundleId, productId: "bench.monthly", customer: "subscriber-\(index)"))
                     }
                 }
             }
@@ -74,7 +74,7 @@ struct LifecycleBenchmark {
         // notification sender do, and signs it on 2 threads of its own (the OS shares the cores
         // between the writer and the signers). The figure runs until the last renewal is signed.
         let signer = JWSSigner(authority: store.authority)
-        let signedMs = try await store.nowMs(world) + 365 * 86_400_000
+        let signedMs = try await store.world(world).nowMs() + 365 * 86_400_000
         let queue = SignQueue()
         let yearDone = DoneFlag()
         let start = Date()

@@ -36,24 +36,24 @@ struct ManageBenchmark {
     private func measure(_ store: AppStore, log: (String) -> Void) async throws -> Figures {
         let bundle = DemoCatalogs.backyardBirdsBundleID, customer = "bench-manage"
         func buy(_ product: String) async throws {
-            _ = try await store.purchase(PurchaseRequest(world: AppStore.defaultWorld, bundleId: bundle, productId: product, customer: customer))
+            _ = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: bundle, productId: product, customer: customer))
         }
         try await buy("com.example.backyardbirds.pass.premium")
         _ = try await store.advanceTime(AppStore.defaultWorld, by: try DurationParser.parse("P8Y"))
-        var count = try await store.customerHistory(bundleId: bundle, customer: customer, limit: 0).total
+        var count = try await store.world(AppStore.defaultWorld).customerHistory(bundleId: bundle, customer: customer, limit: 0).total
         while count < transactions {
             try await buy("com.example.backyardbirds.sunflowerseeds")
             count += 1
         }
         log("customer with \(count) transactions (a Pass renewed monthly for 8 years, and sunflower seeds)")
         var html = ""
-        for _ in 0..<warmUp { html = try await ManageRendering.customerPage(store: store, customer: customer, bundleId: bundle) }
+        for _ in 0..<warmUp { html = try await ManageRendering.customerPage(store: store, customer: customer, bundleId: bundle, world: AppStore.defaultWorld) }
         var nanoseconds: [UInt64] = []
         nanoseconds.reserveCapacity(renders)
         let cpuBefore = CPUSample.now(), wallBefore = DispatchTime.now().uptimeNanoseconds
         for _ in 0..<renders {
             let start = DispatchTime.now().uptimeNanoseconds
-            html = try await ManageRendering.customerPage(store: store, customer: customer, bundleId: bundle)
+            html = try await ManageRendering.customerPage(store: store, customer: customer, bundleId: bundle, world: AppStore.defaultWorld)
             nanoseconds.append(DispatchTime.now().uptimeNanoseconds - start)
         }
         // CPU per render holds when other work shares the cores; the wall-clock p99 does not.
@@ -78,14 +78,14 @@ struct ManageBenchmark {
             }
             return Double(times.sorted()[25]) / 1e6
         }
-        let reads = try await p50 { _ = try await ManageRendering.customerPageData(store: store, customer: customer, bundleId: bundle) }
-        let prepared = try await ManageRendering.customerPageData(store: store, customer: customer, bundleId: bundle)
+        let reads = try await p50 { _ = try await ManageRendering.customerPageData(store: store, customer: customer, bundleId: bundle, world: AppStore.defaultWorld) }
+        let prepared = try await ManageRendering.customerPageData(store: store, customer: customer, bundleId: bundle, world: AppStore.defaultWorld)
         let writing = await p50 { _ = prepared.html() }
         log(String(format: "  p50 halves: reads and signing %.3f ms, writing the HTML %.3f ms", reads, writing))
-        let history = try await p50 { _ = try await store.customerHistory(bundleId: bundle, customer: customer, limit: 10) }
-        let statuses = try await p50 { _ = try await store.subscriptionStatuses(bundleId: bundle, customer: customer) }
-        let messages = try await p50 { _ = try await store.allMessages(bundleId: bundle, customer: customer) }
-        let app = try await p50 { _ = try await store.existingAppTransaction(bundleId: bundle, customer: customer) }
+        let history = try await p50 { _ = try await store.world(AppStore.defaultWorld).customerHistory(bundleId: bundle, customer: customer, limit: 10) }
+        let statuses = try await p50 { _ = try await store.world(AppStore.defaultWorld).subscriptionStatuses(bundleId: bundle, customer: customer) }
+        let messages = try await p50 { _ = try await store.world(AppStore.defaultWorld).allMessages(bundleId: bundle, customer: customer) }
+        let app = try await p50 { _ = try await store.world(AppStore.defaultWorld).existingAppTransaction(bundleId: bundle, customer: customer) }
         log(String(format: "  of which p50: customerHistory %.3f ms, subscriptionStatuses %.3f ms, allMessages %.3f ms, app transaction %.3f ms",
                    history, statuses, messages, app))
         return figures

@@ -82,13 +82,13 @@ struct NotificationBenchmark {
         let app = try StoreApp(bundleId: "com.example.backyardbirds", appAppleId: 1_640_000_001, environment: .production,
                                name: "Backyard Birds", catalogJSON: DemoCatalogs.backyardBirds)
         let store = try await AppStore.open(database: database, apps: [app], runScheduler: false)
-        _ = try await store.setNotificationURL("http://127.0.0.1:9/unused", bundleId: app.bundleId, environment: "Production")
-        _ = try await store.purchase(PurchaseRequest(bundleId: app.bundleId, productId: "com.example.backyardbirds.pass.individual", customer: "bench"))
+        _ = try await store.world(AppStore.defaultWorld).setNotificationURL("http://127.0.0.1:9/unused", bundleId: app.bundleId, environment: "Production")
+        _ = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: app.bundleId, productId: "com.example.backyardbirds.pass.individual", customer: "bench"))
         guard let template = try await database.notifications(world: AppStore.defaultWorld).first,
               let transactionJSON = template.transactionJSON, let renewalJSON = template.renewalJSON
         else { throw BenchError("no subscription notification emitted") }
-        _ = try await store.setNotificationURL(receiver.url, bundleId: app.bundleId, environment: "Production")
-        guard let due = try await store.dueNotifications(world: AppStore.defaultWorld, limit: 1).first else { throw BenchError("no notification due") }
+        _ = try await store.world(AppStore.defaultWorld).setNotificationURL(receiver.url, bundleId: app.bundleId, environment: "Production")
+        guard let due = try await store.world(AppStore.defaultWorld).dueNotifications(limit: 1).first else { throw BenchError("no notification due") }
         let body = store.requestBody(of: due)
         // Mark the template delivered so only the backlog counts.
         var done = WriteBatch()
@@ -150,7 +150,7 @@ struct NotificationBenchmark {
         await service.shutdown()
         let delivered = try await receiver.count(client: client) - countBefore
         guard delivered >= backlog else { throw BenchError("only \(delivered) of \(backlog) notifications arrived") }
-        guard try await store.dueNotifications(world: AppStore.defaultWorld, limit: 1).isEmpty else {
+        guard try await store.world(AppStore.defaultWorld).dueNotifications(limit: 1).isEmpty else {
             throw BenchError("notifications still due after the drain")
         }
         log(String(format: "drained in %.1f s: store process %.0f µs + receiver %.0f µs CPU per delivery; other processes %.2f cores",

@@ -48,18 +48,18 @@ struct TestCycleBenchmark {
             let world = "bare-\(round)"
             figures.bareCreation.append(try await Self.time {
                 _ = try await store.createWorld(world)
-                _ = try await store.saveCustomer("sktest", storefront: "USA", locale: "en_US", world: world)
+                _ = try await store.world(world).saveCustomer("sktest", storefront: "USA", locale: "en_US")
             })
             figures.cycle.append(try await Self.time { try await cycle(file) })
             let cycleWorld = "bare-cycle-\(round)"
             figures.bareCycle.append(try await Self.time {
                 _ = try await store.createWorld(cycleWorld)
-                _ = try await store.saveCustomer("sktest", storefront: "USA", locale: "en_US", world: cycleWorld)
-                let bought = try await store.purchase(PurchaseRequest(
-                    world: cycleWorld, bundleId: bundle, productId: Self.subscription, customer: "sktest"), offer: nil)
+                _ = try await store.world(cycleWorld).saveCustomer("sktest", storefront: "USA", locale: "en_US")
+                let bought = try await store.world(cycleWorld).purchase(PurchaseRequest(
+                    bundleId: bundle, productId: Self.subscription, customer: "sktest"))
                 guard let id = bought.transaction?.payload.transactionId else { throw BenchError("no transaction") }
-                _ = try await store.forceRenewal(transactionId: id, world: cycleWorld)
-                let current = try await store.transactions(bundleId: bundle, customer: "sktest", scope: .entitlements, world: cycleWorld)
+                _ = try await store.world(cycleWorld).forceRenewal(transactionId: id)
+                let current = try await store.world(cycleWorld).transactions(bundleId: bundle, customer: "sktest", scope: .entitlements)
                 guard current.count == 1 else { throw BenchError("bare cycle: \(current.count) entitlements") }
                 try await store.deleteWorld(cycleWorld)
             })

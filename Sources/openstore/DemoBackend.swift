@@ -52,10 +52,10 @@ final class DemoBackend: @unchecked Sendable {
         func p8(_ keyId: String) -> String { folder.appendingPathComponent("AuthKey_\(keyId).p8").path }
         if let data = try? Data(contentsOf: record), let known = try? JSONDecoder().decode(KeyFile.self, from: data),
            FileManager.default.fileExists(atPath: p8(known.keyId)),
-           try await store.apiKeys().contains(where: { $0.keyId == known.keyId && $0.bundleId == bundleId }) {
+           try await store.world(AppStore.defaultWorld).apiKeys().contains(where: { $0.keyId == known.keyId && $0.bundleId == bundleId }) {
             return APIKeyConfiguration(privateKeyFile: p8(known.keyId), keyId: known.keyId, issuerId: known.issuerId)
         }
-        let generated = try await store.createAPIKey(bundleId: bundleId)
+        let generated = try await store.world(AppStore.defaultWorld).createAPIKey(bundleId: bundleId)
         let path = p8(generated.key.keyId)
         try? FileManager.default.removeItem(atPath: path)
         guard FileManager.default.createFile(atPath: path, contents: Data(generated.privateKeyP8.utf8),
@@ -136,13 +136,13 @@ final class DemoBackend: @unchecked Sendable {
             let url = "\(base)/apple/notifications/\(app.bundleId)"
             for environment in ["Production", "Sandbox"] {
                 do {
-                    let current = try await store.notificationURL(bundleId: app.bundleId, environment: environment, world: AppStore.defaultWorld)
+                    let current = try await store.world(AppStore.defaultWorld).notificationURL(bundleId: app.bundleId, environment: environment)
                     // A URL someone set by hand is theirs; only an earlier backend's is replaced.
                     if let current, !current.contains("/apple/notifications/") {
                         kept.append("\(app.bundleId) \(environment)")
                         continue
                     }
-                    if current != url { _ = try await store.setNotificationURL(url, bundleId: app.bundleId, environment: environment) }
+                    if current != url { _ = try await store.world(AppStore.defaultWorld).setNotificationURL(url, bundleId: app.bundleId, environment: environment) }
                 } catch {
                     logger.warning("cannot set the notification URL", metadata: ["bundleId": "\(app.bundleId)", "error": "\(error)"])
                 }

@@ -90,7 +90,7 @@ struct Serve: AsyncParsableCommand {
         store.keepCustomersInMemory(CustomerMemoryPolicy(maximumCustomers: settings.customersInMemory))
         for app in settings.apps {
             for (environment, url) in [("Production", app.productionNotificationURL), ("Sandbox", app.sandboxNotificationURL)] {
-                if let url { _ = try await store.setNotificationURL(url, bundleId: app.bundleId, environment: environment) }
+                if let url { _ = try await store.world(AppStore.defaultWorld).setNotificationURL(url, bundleId: app.bundleId, environment: environment) }
             }
             if let secret = app.sharedSecret { try await store.setSharedSecret(secret, bundleId: app.bundleId) }
         }

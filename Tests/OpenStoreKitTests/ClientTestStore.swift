@@ -163,7 +163,7 @@ final class ClientTestStore: Sendable {
 
     /// A promotional-offer signature (V1) made with a Server API key of the store, as a developer's server makes it.
     func promotionalOfferV1(product: String, offer: String, world: String) async throws -> (keyID: String, nonce: UUID, signature: Data, timestamp: Int) {
-        let key = try await store.createAPIKey(bundleId: Self.bundle, world: world)
+        let key = try await store.world(world).createAPIKey(bundleId: Self.bundle)
         let nonce = UUID()
         let timestamp = Int(Date().timeIntervalSince1970 * 1000)
         let signature = try PromotionalOfferSignature.sign(

@@ -15,7 +15,7 @@ import Testing
             _ = try await UpdatesResumeRaceTests.read(&feed)
 
             // A purchase: a transaction event, and no hint beside it.
-            let bought = try await engine.purchase(.init(world: world, bundleId: ClientTestStore.bundle, productId: "k.plus", customer: "hal"))
+            let bought = try await engine.world(world).purchase(.init(bundleId: ClientTestStore.bundle, productId: "k.plus", customer: "hal"))
             let id = try #require(bought.transaction?.payload.transactionId)
             #expect(try await Self.next(&feed) == "transaction \(id)")
 

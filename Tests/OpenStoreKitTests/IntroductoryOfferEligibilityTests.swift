@@ -23,7 +23,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func theVerdictDecidesTheIntroductoryOffer() async throws {
         try await ClientTestStore.with { store in
             let world = try await store.makeWorld()
-            let made = try await store.store.createAPIKey(bundleId: ClientTestStore.bundle, world: world)
+            let made = try await store.store.world(world).createAPIKey(bundleId: ClientTestStore.bundle)
             let key = Key(privateKeyP8: made.privateKeyP8, keyID: made.key.keyId, issuerID: made.key.issuerId)
             // A new customer the developer refuses the trial: pays from the start.
             try await OpenStoreKit.withConnection(store.connection("ivy", world: world)) {
@@ -57,7 +57,7 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func aBadVerdictIsRefusedWithStoreKitsError() async throws {
         try await ClientTestStore.with { store in
             let world = try await store.makeWorld()
-            let made = try await store.store.createAPIKey(bundleId: ClientTestStore.bundle, world: world)
+            let made = try await store.store.world(world).createAPIKey(bundleId: ClientTestStore.bundle)
             let key = Key(privateKeyP8: made.privateKeyP8, keyID: made.key.keyId, issuerID: made.key.issuerId)
             let stranger = Key(privateKeyP8: P256.Signing.PrivateKey().pemRepresentation, keyID: "UNKNOWN123", issuerID: made.key.issuerId)
             try await OpenStoreKit.withConnection(store.connection("kai", world: world)) {

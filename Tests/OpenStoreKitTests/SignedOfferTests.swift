@@ -12,7 +12,7 @@ import Testing
     @Test func aPromotionalOfferSignedAsACompactJWSIsRedeemed() async throws {
         try await ClientTestStore.with { store in
             let world = try await store.makeWorld()
-            let key = try await store.store.createAPIKey(bundleId: ClientTestStore.bundle, world: world)
+            let key = try await store.store.world(world).createAPIKey(bundleId: ClientTestStore.bundle)
             try await OpenStoreKit.withConnection(store.connection("gus", world: world)) {
                 let plus = try #require(try await Product.products(for: ["k.plus"]).first)
                 let promo = try #require(plus.subscription?.promotionalOffers.first { $0.id == "promo" })

@@ -156,7 +156,7 @@ import Testing
             while store.openUpdateFeeds > 0 { try await Task.sleep(for: .milliseconds(20)) }
             var missed: [String] = []
             for _ in 0..<3 {
-                let outcome = try await store.store.purchase(.init(world: world, bundleId: ClientTestStore.bundle, productId: "k.seeds", customer: "tia"))
+                let outcome = try await store.store.world(world).purchase(.init(bundleId: ClientTestStore.bundle, productId: "k.seeds", customer: "tia"))
                 missed.append(try #require(outcome.transaction?.payload.transactionId))
             }
             try await store.resumeHTTP()

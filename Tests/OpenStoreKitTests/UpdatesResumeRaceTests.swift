@@ -18,7 +18,7 @@ import Testing
             let world = try await store.makeWorld()
             let engine = store.store
             let env = await engine.worlds.env
-            let first = try await engine.purchase(.init(world: world, bundleId: ClientTestStore.bundle, productId: "k.seeds", customer: "rex"))
+            let first = try await engine.world(world).purchase(.init(bundleId: ClientTestStore.bundle, productId: "k.seeds", customer: "rex"))
             let firstID = try #require(first.transaction.flatMap { Int64($0.payload.transactionId) })
             let start = try await Self.read(try await engine.transactionUpdates(bundleId: ClientTestStore.bundle, customer: "rex", after: nil, world: world)).caughtUp
 
@@ -40,7 +40,7 @@ import Testing
             let reservation = env.feed.reserve(world: world, [slow])
 
             // Writer 2 commits a higher change number first.
-            let fast = try await engine.purchase(.init(world: world, bundleId: ClientTestStore.bundle, productId: "k.guide", customer: "rex"))
+            let fast = try await engine.world(world).purchase(.init(bundleId: ClientTestStore.bundle, productId: "k.guide", customer: "rex"))
             let fastID = try #require(fast.transaction.flatMap { Int64($0.payload.transactionId) })
             let fastRecord = try #require(try await env.database.transaction(id: fastID))
             #expect(fastRecord.seq > slow.seq)
@@ -96,7 +96,7 @@ import Testing
                 customer: "sam", productId: "k.seeds", productKind: "consumable", groupId: nil, purchaseMs: 0, expiresMs: nil,
                 revokedMs: nil, finished: false, orderId: "X", ownership: "PURCHASED", payload: "{}")
             let reservation = env.feed.reserve(world: world, [template])
-            let bought = try await engine.purchase(.init(world: world, bundleId: ClientTestStore.bundle, productId: "k.guide", customer: "sam"))
+            let bought = try await engine.world(world).purchase(.init(bundleId: ClientTestStore.bundle, productId: "k.guide", customer: "sam"))
             env.feed.abandon(reservation)
             guard case .transaction(_, _, let signed) = await feed.next() else { throw TestFailure("no update after the abandoned write") }
             #expect(signed.payload.transactionId == bought.transaction?.payload.transactionId)

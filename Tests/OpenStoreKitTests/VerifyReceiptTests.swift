@@ -1,4 +1,5 @@
 import Foundation
+import StoreEngine
 import StoreSigning
 import Testing
 
@@ -113,7 +114,7 @@ import Testing
             #expect(status(production) == 0 && production["environment"] as? String == "Production")
             #expect((production["receipt"] as? [String: Any])?["receipt_type"] as? String == "Production")
             // 21010: the account's purchases are gone.
-            try await store.store.clearTransactions(bundleId: ClientTestStore.bundle, customer: "jon")
+            try await store.store.world(AppStore.defaultWorld).clearTransactions(bundleId: ClientTestStore.bundle, customer: "jon")
             #expect(status(try await verify(store, ["receipt-data": data, "password": "rightSecret1"])) == 21010)
             // A shared secret is letters and digits.
             let bad = try await store.request(.PUT, "/admin/v1/apps/\(ClientTestStore.bundle)/shared-secret",

@@ -22,9 +22,9 @@ import StoreTestSupport
 
     @Test func appTransactionsCarryTheNonceAndTheCustomersVerification() async throws {
         let store = try await makeStore()
-        let first = try await store.appTransaction(bundleId: testBundle, customer: "ana").payload
-        let second = try await store.appTransaction(bundleId: testBundle, customer: "ana").payload
-        let device = try await store.deviceVerificationID(customer: "ana")
+        let first = try await store.world(AppStore.defaultWorld).appTransaction(bundleId: testBundle, customer: "ana").payload
+        let second = try await store.world(AppStore.defaultWorld).appTransaction(bundleId: testBundle, customer: "ana").payload
+        let device = try await store.world(AppStore.defaultWorld).deviceVerificationID(customer: "ana")
         for payload in [first, second] {
             let nonce = try #require(payload.deviceVerificationNonce)
             #expect(payload.deviceVerification == DeviceVerification.value(nonce: nonce, deviceId: device))
@@ -34,15 +34,15 @@ import StoreTestSupport
 
     @Test func preorderDateIsSetReadBackAndCleared() async throws {
         let store = try await makeStore()
-        let original = try await store.appTransaction(bundleId: testBundle, customer: "ana").payload
+        let original = try await store.world(AppStore.defaultWorld).appTransaction(bundleId: testBundle, customer: "ana").payload
         #expect(original.preorderDate == nil)
         let preordered = original.originalPurchaseDate - 10 * 86_400_000
-        _ = try await store.updateAppTransaction(bundleId: testBundle, customer: "ana", change: AppTransactionChange(preorderDate: preordered))
-        #expect(try await store.appTransaction(bundleId: testBundle, customer: "ana").payload.preorderDate == preordered)
-        #expect(try await store.appTransaction(bundleId: testBundle, customer: "bob").payload.preorderDate == nil)
+        _ = try await store.world(AppStore.defaultWorld).updateAppTransaction(bundleId: testBundle, customer: "ana", change: AppTransactionChange(preorderDate: preordered))
+        #expect(try await store.world(AppStore.defaultWorld).appTransaction(bundleId: testBundle, customer: "ana").payload.preorderDate == preordered)
+        #expect(try await store.world(AppStore.defaultWorld).appTransaction(bundleId: testBundle, customer: "bob").payload.preorderDate == nil)
         let late = AppTransactionChange(preorderDate: original.originalPurchaseDate + 1)
-        #expect(await storeCode { _ = try await store.updateAppTransaction(bundleId: testBundle, customer: "ana", change: late) } == "malformedRequest")
-        _ = try await store.updateAppTransaction(bundleId: testBundle, customer: "ana", change: AppTransactionChange(preorderDate: 0))
-        #expect(try await store.appTransaction(bundleId: testBundle, customer: "ana").payload.preorderDate == nil)
+        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).updateAppTransaction(bundleId: testBundle, customer: "ana", change: late) } == "malformedRequest")
+        _ = try await store.world(AppStore.defaultWorld).updateAppTransaction(bundleId: testBundle, customer: "ana", change: AppTransactionChange(preorderDate: 0))
+        #expect(try await store.world(AppStore.defaultWorld).appTransaction(bundleId: testBundle, customer: "ana").payload.preorderDate == nil)
     }
 }

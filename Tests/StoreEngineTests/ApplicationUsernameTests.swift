@@ -24,7 +24,7 @@ import Testing
     func buy(_ store: AppStore, _ customer: String, token: String? = nil, username: String?) async throws -> String? {
         var request = PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: customer, appAccountToken: token)
         request.applicationUsername = username
-        return try await store.purchase(request).transaction?.payload.appAccountToken
+        return try await store.world(AppStore.defaultWorld).purchase(request).transaction?.payload.appAccountToken
     }
 
     @Test func aUUIDUsernameSetsTheTokenAndAnythingElseDoesNot() async throws {

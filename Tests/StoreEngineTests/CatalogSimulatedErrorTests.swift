@@ -22,13 +22,13 @@ import StoreTestSupport
         // The disabled entry, the out-of-range index, the unknown type and the null choice set nothing.
         #expect(settings.simulatedErrors == ["Purchase": "productUnavailable", "Offer Code Redeem Sheet": "notAvailableInStorefront"])
         let request = PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "ana")
-        #expect(await storeCode { _ = try await store.purchase(request) } == "productUnavailable")
+        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).purchase(request) } == "productUnavailable")
 
         // The test clears it as with setSimulatedError(nil, forAPI:); a reset goes back to the file.
-        _ = try await store.setSimulatedError(api: "Purchase", error: nil, world: world)
-        #expect(await storeCode { _ = try await store.purchase(request) } == nil)
+        _ = try await store.world(world).setSimulatedError(api: "Purchase", error: nil)
+        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).purchase(request) } == nil)
         _ = try await store.resetWorld(world)
-        #expect(await storeCode { _ = try await store.purchase(request) } == "productUnavailable")
+        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).purchase(request) } == "productUnavailable")
         // A new world starts from the file too.
         let other = try await store.createWorld("other")
         #expect(other.settings.simulatedErrors["Purchase"] == "productUnavailable")
@@ -51,11 +51,11 @@ import StoreTestSupport
         let store = try await makeStore(apps: [try makeApp()])
         for (api, error) in [("Purchase", "invalidQuantity"), ("Purchase", "networkError"), ("Verification", "invalidSignature"),
                              ("Refund Request Sheet", "duplicateRequest"), ("Load Products", "notEntitled")] {
-            #expect(try await store.setSimulatedError(api: api, error: error, world: world).settings.simulatedErrors[api] == error)
+            #expect(try await store.world(world).setSimulatedError(api: api, error: error).settings.simulatedErrors[api] == error)
         }
         for (api, error) in [("Purchase", "bogus"), ("Verification", "networkError"), ("Load Products", "invalidQuantity"),
                              ("App Transaction", "duplicateRequest")] {
-            #expect(await storeCode { _ = try await store.setSimulatedError(api: api, error: error, world: world) } == "malformedRequest",
+            #expect(await storeCode { _ = try await store.world(world).setSimulatedError(api: api, error: error) } == "malformedRequest",
                     "\(api) with \(error)")
         }
         #expect(FailableAPIErrors.errors(for: "Verification").first == "revokedCertificate")

@@ -27,18 +27,18 @@ private func utcMonths(_ ms: Int64, _ months: Int) -> Int64 {
     func buyMonthly(_ store: AppStore, _ customer: String) async throws -> PurchaseOutcome {
         var request = PurchaseRequest(bundleId: testBundle, productId: "test.yearly", customer: customer)
         request.billingPlanType = "MONTHLY"
-        return try await store.purchase(request)
+        return try await store.world(AppStore.defaultWorld).purchase(request)
     }
 
     func all(_ store: AppStore, _ customer: String) async throws -> [TransactionPayload] {
-        try await store.transactions(bundleId: testBundle, customer: customer, scope: .all, world: world).map(\.payload)
+        try await store.world(world).transactions(bundleId: testBundle, customer: customer, scope: .all).map(\.payload)
     }
 
     /// "A monthly subscription with a 12-month commitment automatically bills monthly" with
     /// `billingPlanType` MONTHLY and `commitmentInfo` giving "the progress, price and expiration".
     @Test func aCommitmentBillsTwelveMonthsThenRenewsIntoPeriodOneOfANewCommitment() async throws {
         let store = try await makeCommitmentStore()
-        let t0 = try await store.nowMs()
+        let t0 = try await store.world(AppStore.defaultWorld).nowMs()
         let first = try await buyMonthly(store, "ana")
         let transaction = try #require(first.transaction?.payload)
         #expect(transaction.billingPlanType == .monthly)
@@ -63,7 +63,7 @@ private func utcMonths(_ ms: Int64, _ months: Int) -> Int64 {
         #expect(events == ["SUBSCRIBED/INITIAL_BUY"] + Array(repeating: "DID_RENEW", count: 12))
         // No escaping the commitment through a plan change (not modelled, so refused).
         let change = PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "ana")
-        #expect(await storeCode { _ = try await store.purchase(change) } == "invalidAction")
+        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).purchase(change) } == "invalidAction")
     }
 
     /// "When a customer cancels … they're canceling the renewal of the commitment, not the
@@ -71,10 +71,10 @@ private func utcMonths(_ ms: Int64, _ months: Int) -> Int64 {
     /// for each remaining period, then EXPIRED after the 12th.
     @Test func cancellingEndsTheCommitmentAfterItsTwelfthPeriodNotBefore() async throws {
         let store = try await makeCommitmentStore()
-        let t0 = try await store.nowMs()
+        let t0 = try await store.world(AppStore.defaultWorld).nowMs()
         let first = try #require(try await buyMonthly(store, "ben").transaction?.payload)
         _ = try await store.advanceTime(world, byMs: utcMonths(t0, 1) - t0 + 1000)
-        let cancelled = try await store.setAutoRenew(transactionId: first.transactionId, enabled: false).payload
+        let cancelled = try await store.world(AppStore.defaultWorld).setAutoRenew(transactionId: first.transactionId, enabled: false).payload
         #expect(cancelled.autoRenewStatus == .on)
         #expect(cancelled.commitmentInfo?.commitmentAutoRenewStatus == .off)
         _ = try await store.advanceTime(world, byMs: utcMonths(t0, 12) - utcMonths(t0, 1) + 1000)
@@ -90,17 +90,17 @@ private func utcMonths(_ ms: Int64, _ months: Int) -> Int64 {
     /// after a recovery "commitmentExpiresDate shifts to a new billing date".
     @Test func noGracePeriodAndARecoveryShiftsTheCommitmentEnd() async throws {
         let store = try await makeCommitmentStore()
-        let t0 = try await store.nowMs()
+        let t0 = try await store.world(AppStore.defaultWorld).nowMs()
         _ = try await buyMonthly(store, "cy")
         var switches = SessionSwitches()
         switches.billingGracePeriod = true
         switches.failRenewals = true
-        _ = try await store.setSwitches(switches, world: world)
+        _ = try await store.world(world).setSwitches(switches)
         _ = try await store.advanceTime(world, byMs: utcMonths(t0, 1) - t0 + 1000)
         #expect(try await store.status("cy").status == .billingRetry)
         switches = SessionSwitches()
         switches.failRenewals = false
-        _ = try await store.setSwitches(switches, world: world)
+        _ = try await store.world(world).setSwitches(switches)
         _ = try await store.advanceTime(world, byMs: 3 * dayMs)
         let recovered = try #require(try await all(store, "cy").last)
         #expect(recovered.commitmentInfo?.billingPeriodNumber == 2)
@@ -113,15 +113,15 @@ private func utcMonths(_ ms: Int64, _ months: Int) -> Int64 {
     /// "If the refund applies to the current billing period, the commitment ends immediately."
     @Test func refundsOfAPriorPeriodKeepTheCommitmentAndOfTheCurrentOneEndIt() async throws {
         let store = try await makeCommitmentStore()
-        let t0 = try await store.nowMs()
+        let t0 = try await store.world(AppStore.defaultWorld).nowMs()
         let first = try #require(try await buyMonthly(store, "gus").transaction?.payload)
         _ = try await store.advanceTime(world, byMs: utcMonths(t0, 1) - t0 + 1000)
-        _ = try await store.refund(transactionId: first.transactionId, reason: .otherReason, world: world)
+        _ = try await store.world(world).refund(transactionId: first.transactionId, reason: .otherReason)
         var status = try await store.status("gus")
         #expect(status.status == .active && status.renewalInfo.payload.commitmentInfo?.commitmentAutoRenewStatus == .on)
         let current = status.transaction.payload
         #expect(current.commitmentInfo?.billingPeriodNumber == 2)
-        _ = try await store.refund(transactionId: current.transactionId, reason: .otherReason, world: world)
+        _ = try await store.world(world).refund(transactionId: current.transactionId, reason: .otherReason)
         status = try await store.status("gus")
         #expect(status.status == .revoked && status.renewalInfo.payload.commitmentInfo == nil)
     }
@@ -136,13 +136,13 @@ private func utcMonths(_ ms: Int64, _ months: Int) -> Int64 {
         #expect(monthly.billingPlanType == nil)
         var request = PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "fay")
         request.billingPlanType = "MONTHLY"
-        #expect(await storeCode { _ = try await store.purchase(request) } == "productUnavailable")
+        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).purchase(request) } == "productUnavailable")
         request.productId = "test.yearly"
         request.billingPlanType = "WEEKLY"
-        #expect(await storeCode { _ = try await store.purchase(request) } == "malformedRequest")
+        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).purchase(request) } == "malformedRequest")
         // Already subscribed up front: a commitment does not replace a running subscription.
         request.customer = "dee"
         request.billingPlanType = "MONTHLY"
-        #expect(await storeCode { _ = try await store.purchase(request) } == "invalidAction")
+        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).purchase(request) } == "invalidAction")
     }
 }

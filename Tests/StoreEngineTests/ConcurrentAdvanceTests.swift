@@ -9,8 +9,8 @@ import Testing
 @Suite(.removesTemporaryFolders) struct ConcurrentAdvanceTests {
     @Test func concurrentJumpsEachMoveTheClockAndEachRenewalHappensOnce() async throws {
         let store = try await makeStore()
-        let t0 = try await store.nowMs()
-        let bought = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "ana"))
+        let t0 = try await store.world(AppStore.defaultWorld).nowMs()
+        let bought = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "ana"))
         #expect(bought.transaction != nil)
         let day: Int64 = 86_400_000
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -20,8 +20,8 @@ import Testing
             try await group.waitForAll()
         }
         // The test clock stands still: only the jumps move the world.
-        #expect(try await store.nowMs() == t0 + 40 * day)
-        let periods = try await store.transactions(bundleId: testBundle, customer: "ana", scope: .all, world: world)
+        #expect(try await store.world(AppStore.defaultWorld).nowMs() == t0 + 40 * day)
+        let periods = try await store.world(world).transactions(bundleId: testBundle, customer: "ana", scope: .all)
             .map(\.payload).sorted { $0.purchaseDate < $1.purchaseDate }
         // 40 days: the free week, the first paid month (28–31 days) and its renewal, end to end.
         #expect(periods.count == 3)

@@ -22,7 +22,7 @@ import Testing
     }
 
     func buy(_ store: AppStore, _ customer: String, _ productId: String = "test.seeds") async throws -> TransactionPayload {
-        try #require(try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: productId, customer: customer)).transaction?.payload)
+        try #require(try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: productId, customer: customer)).transaction?.payload)
     }
 
     func all(_ store: AppStore, _ customer: String) async throws -> [TransactionPayload] {
@@ -31,7 +31,7 @@ import Testing
 
     /// Whether the world holds anything of the customer in memory.
     func inMemory(_ store: AppStore, _ customer: String) async throws -> Bool {
-        let world = try await store.world(AppStore.defaultWorld)
+        let world = try await store.loadedWorld(AppStore.defaultWorld)
         let key = CustomerKey(bundleId: testBundle, customer: customer)
         let record = await world.customers[customer]
         let history = await world.histories[key]
@@ -51,7 +51,7 @@ import Testing
         var peak = 0
         for n in 0..<(3 * bound) {
             _ = try await buy(store, "c\(n)")
-            peak = max(peak, try await store.customersInMemory())
+            peak = max(peak, try await store.world(AppStore.defaultWorld).customersInMemory())
         }
         let slack = CustomerMemoryPolicy(maximumCustomers: bound).slack
         #expect(peak <= bound + slack)
@@ -60,7 +60,7 @@ import Testing
         for n in 0..<(3 * bound) {
             #expect(try await all(store, "c\(n)").count == 1)
         }
-        #expect(try await store.customersInMemory() <= bound + slack)
+        #expect(try await store.world(AppStore.defaultWorld).customersInMemory() <= bound + slack)
     }
 
     @Test func aForgottenCustomerKeepsHistoryOwnershipAndOfferEligibility() async throws {
@@ -78,8 +78,8 @@ import Testing
         #expect(await storeCode { _ = try await buy(store, "ana", "test.history") } == "alreadyPurchased")
         try await crowdOut("ana", of: store, bound: 3, tag: "crowd3")
         // One introductory offer per group: ana had hers; a new customer still has one.
-        #expect(try await store.introOfferEligibleGroups(bundleId: testBundle, customer: "ana").isEmpty)
-        #expect(try await !store.introOfferEligibleGroups(bundleId: testBundle, customer: "newcomer").isEmpty)
+        #expect(try await store.world(AppStore.defaultWorld).introOfferEligibleGroups(bundleId: testBundle, customer: "ana").isEmpty)
+        #expect(try await !store.world(AppStore.defaultWorld).introOfferEligibleGroups(bundleId: testBundle, customer: "newcomer").isEmpty)
         try await crowdOut("ana", of: store, bound: 3, tag: "crowd4")
         // Her subscription is still hers: buying the yearly plan in the same group is a plan
         // change of that subscription (same original transaction), not a second subscription.
@@ -90,11 +90,11 @@ import Testing
     @Test func theSchedulerRenewsAForgottenSubscriberExactlyOncePerPeriod() async throws {
         let store = try await openStore(bound: 3)
         // Notifications are made only for an app with a notification URL (nothing listens here).
-        _ = try await store.setNotificationURL("http://127.0.0.1:9/notifications", bundleId: testBundle)
+        _ = try await store.world(AppStore.defaultWorld).setNotificationURL("http://127.0.0.1:9/notifications", bundleId: testBundle)
         let trial = try await buy(store, "ana", "test.monthly")
         let expiry = try #require(trial.expiresDate)
         // Her copy of the app is on version 2.5: the renewal's notification says so (`data.bundleVersion`).
-        _ = try await store.updateAppTransaction(bundleId: testBundle, customer: "ana", change: AppTransactionChange(applicationVersion: "2.5"))
+        _ = try await store.world(AppStore.defaultWorld).updateAppTransaction(bundleId: testBundle, customer: "ana", change: AppTransactionChange(applicationVersion: "2.5"))
         try await crowdOut("ana", of: store, bound: 3, tag: "crowd")
         let before = try await store.lastEventSeq()
         // Past the free week: the chain comes back from the database and renews once.
@@ -143,7 +143,7 @@ import Testing
         }
         // Settled: one more purchase sweeps memory back to the bound.
         _ = try await buy(store, "last")
-        #expect(try await store.customersInMemory() <= bound + CustomerMemoryPolicy(maximumCustomers: bound).slack)
+        #expect(try await store.world(AppStore.defaultWorld).customersInMemory() <= bound + CustomerMemoryPolicy(maximumCustomers: bound).slack)
         for customer in customers {
             let stored = Set(try await all(store, customer).map(\.transactionId))
             #expect(stored == bought[customer], "\(customer): every acknowledged purchase is stored, no other")
@@ -176,8 +176,8 @@ import Testing
         #expect(try await !inMemory(store, "bob"))
         // Apple's mass extension applies to every active subscriber of the product.
         let request = MassExtendRenewalDateRequest(extendByDays: 14, extendReasonCode: 3, requestIdentifier: "outage", productId: "test.yearly")
-        _ = try await store.extendRenewalDatesForAllActiveSubscribers(request, bundleId: testBundle)
-        let status = try await store.massExtensionStatus(productId: "test.yearly", requestIdentifier: "outage", bundleId: testBundle)
+        _ = try await store.world(AppStore.defaultWorld).extendRenewalDatesForAllActiveSubscribers(request, bundleId: testBundle)
+        let status = try await store.world(AppStore.defaultWorld).massExtensionStatus(productId: "test.yearly", requestIdentifier: "outage", bundleId: testBundle)
         #expect(status.succeededCount == 3 && status.failedCount == 0)
         for (customer, first) in firsts {
             #expect(try await store.status(customer).transaction.payload.expiresDate == first.expiresDate! + 14 * dayMs, "\(customer)")
@@ -187,9 +187,9 @@ import Testing
     @Test func aResetWorldHoldsNoOne() async throws {
         let store = try await openStore(bound: 3)
         for n in 0..<4 { _ = try await buy(store, "c\(n)") }
-        #expect(try await store.customersInMemory() > 0)
+        #expect(try await store.world(AppStore.defaultWorld).customersInMemory() > 0)
         _ = try await store.resetWorld(world)
-        #expect(try await store.customersInMemory() == 0)
+        #expect(try await store.world(AppStore.defaultWorld).customersInMemory() == 0)
     }
 
     @Test func aCustomerUsedWithinTheIdleTimeIsKeptUntilIdle() async throws {
@@ -197,10 +197,10 @@ import Testing
         let store = try await openStore(bound: 2, idleMs: 60_000, clock: clock)
         for n in 0..<10 { _ = try await buy(store, "c\(n)") }
         // All used within the last minute: a request might still be waiting on any of them.
-        #expect(try await store.customersInMemory() == 10)
+        #expect(try await store.world(AppStore.defaultWorld).customersInMemory() == 10)
         clock.advance(61)
         _ = try await buy(store, "late")
-        #expect(try await store.customersInMemory() <= 2 + CustomerMemoryPolicy(maximumCustomers: 2).slack)
+        #expect(try await store.world(AppStore.defaultWorld).customersInMemory() <= 2 + CustomerMemoryPolicy(maximumCustomers: 2).slack)
         #expect(try await !inMemory(store, "c0"))
     }
 }

@@ -42,35 +42,35 @@ import StoreShared
         let (store, database, _) = try await openStore()
         let request = PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "ana")
         try await refuseWrites(database, true)
-        #expect(await isTemporarilyUnavailable { _ = try await store.purchase(request) })
+        #expect(await isTemporarilyUnavailable { _ = try await store.world(AppStore.defaultWorld).purchase(request) })
         try await refuseWrites(database, false)
         // Before the fix the refused purchase still counted as owned: alreadyPurchased until restart.
-        let bought = try await store.purchase(request)
+        let bought = try await store.world(AppStore.defaultWorld).purchase(request)
         #expect(bought.transaction?.payload.productId == "test.history")
-        let owned = try await store.transactions(bundleId: testBundle, customer: "ana", scope: .all, world: world)
+        let owned = try await store.world(world).transactions(bundleId: testBundle, customer: "ana", scope: .all)
         #expect(owned.count == 1)
         // Owned now, and only now: a second purchase is refused as Apple refuses it.
-        #expect(await storeCode { _ = try await store.purchase(request) } == "alreadyPurchased")
+        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).purchase(request) } == "alreadyPurchased")
     }
 
     @Test func renewalsDueDuringAnOutageAreAllWrittenOnceWritesWorkAndExactlyOnce() async throws {
         let (store, database, clock) = try await openStore()
-        let t0 = try await store.nowMs()
+        let t0 = try await store.world(AppStore.defaultWorld).nowMs()
         for customer in ["ana", "bob"] {
-            _ = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: customer))
+            _ = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: customer))
         }
         try await refuseWrites(database, true)
         // 40 days pass: the free week ends and the first paid month ends, for both subscribers.
         clock.advance(40 * 86_400)
         let seeds = PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "carl")
         // A purchase catches the scheduler up first; its batch of renewals cannot be written.
-        #expect(await isTemporarilyUnavailable { _ = try await store.purchase(seeds) })
-        #expect(await isTemporarilyUnavailable { _ = try await store.purchase(seeds) })
+        #expect(await isTemporarilyUnavailable { _ = try await store.world(AppStore.defaultWorld).purchase(seeds) })
+        #expect(await isTemporarilyUnavailable { _ = try await store.world(AppStore.defaultWorld).purchase(seeds) })
         try await refuseWrites(database, false)
-        _ = try await store.purchase(seeds)
+        _ = try await store.world(AppStore.defaultWorld).purchase(seeds)
 
         for customer in ["ana", "bob"] {
-            let periods = try await store.transactions(bundleId: testBundle, customer: customer, scope: .all, world: world)
+            let periods = try await store.world(world).transactions(bundleId: testBundle, customer: customer, scope: .all)
                 .map(\.payload).sorted { $0.purchaseDate < $1.purchaseDate }
             // Before the fix: one period only; memory had moved on and the renewals were never written.
             #expect(periods.count == 3, "\(customer): \(periods.count) periods")
@@ -78,22 +78,22 @@ import StoreShared
             #expect(zip(periods, periods.dropFirst()).allSatisfy { $1.purchaseDate == $0.expiresDate })
             #expect(periods.last?.expiresDate ?? 0 > t0 + 40 * 86_400_000)
         }
-        let renewals = try await store.events(world: world).filter { $0.type == "DID_RENEW" }
+        let renewals = try await store.world(world).events().filter { $0.type == "DID_RENEW" }
         #expect(renewals.count == 4)
         #expect(Set(renewals.map(\.transactionId)).count == 4)
     }
 
     @Test func aFailedClockJumpLeavesTheClockWhereTheDatabaseHasIt() async throws {
         let (store, database, _) = try await openStore()
-        let t0 = try await store.nowMs()
-        _ = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "ana"))
+        let t0 = try await store.world(AppStore.defaultWorld).nowMs()
+        _ = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "ana"))
         try await refuseWrites(database, true)
         #expect(await isTemporarilyUnavailable { _ = try await store.advanceTime(world, byMs: 40 * 86_400_000) })
         try await refuseWrites(database, false)
         // The refused jump did not happen: no time passed, no renewal fired.
-        #expect(try await store.nowMs() == t0)
+        #expect(try await store.world(AppStore.defaultWorld).nowMs() == t0)
         _ = try await store.advanceTime(world, byMs: 40 * 86_400_000)
-        let periods = try await store.transactions(bundleId: testBundle, customer: "ana", scope: .all, world: world)
+        let periods = try await store.world(world).transactions(bundleId: testBundle, customer: "ana", scope: .all)
         #expect(periods.count == 3)
     }
 }

@@ -10,13 +10,13 @@ import Testing
 @Suite(.removesTemporaryFolders) struct FamilySharedStatusTests {
     @Test func aMemberSeesTheSharedSubscriptionAsTheirOwnChainUntilTheyLeave() async throws {
         let store = try await makeOfferStore()
-        for person in ["parent", "kid"] { _ = try await store.joinFamily(customer: person, group: "smiths") }
-        let bought = try #require(try await store.purchase(offerPurchase("o.monthly", "parent"), offer: nil).transaction?.payload)
+        for person in ["parent", "kid"] { _ = try await store.world(AppStore.defaultWorld).joinFamily(customer: person, group: "smiths") }
+        let bought = try #require(try await store.world(AppStore.defaultWorld).purchase(offerPurchase("o.monthly", "parent"), offer: nil).transaction?.payload)
 
-        let parent = try await store.subscriptionStatuses(bundleId: offerBundle, customer: "parent")
+        let parent = try await store.world(AppStore.defaultWorld).subscriptionStatuses(bundleId: offerBundle, customer: "parent")
         #expect(parent.count == 1 && parent.first?.transaction.payload.inAppOwnershipType == .purchased)
 
-        let kid = try await store.subscriptionStatuses(bundleId: offerBundle, customer: "kid")
+        let kid = try await store.world(AppStore.defaultWorld).subscriptionStatuses(bundleId: offerBundle, customer: "kid")
         let shared = try #require(kid.first)
         #expect(kid.count == 1)
         #expect(shared.status == .active && shared.groupId == parent.first?.groupId)
@@ -27,15 +27,15 @@ import Testing
         #expect(shared.renewalInfo.payload.autoRenewStatus.rawValue == 1)
 
         // The purchaser turns auto-renew off: the member's status shows it too.
-        _ = try await store.setAutoRenew(transactionId: bought.transactionId, enabled: false)
-        let after = try #require(try await store.subscriptionStatuses(bundleId: offerBundle, customer: "kid").first)
+        _ = try await store.world(AppStore.defaultWorld).setAutoRenew(transactionId: bought.transactionId, enabled: false)
+        let after = try #require(try await store.world(AppStore.defaultWorld).subscriptionStatuses(bundleId: offerBundle, customer: "kid").first)
         #expect(after.renewalInfo.payload.autoRenewStatus.rawValue == 0 && after.status == .active)
 
         // Leaving the family revokes the copy: the status says so.
-        _ = try await store.leaveFamily(customer: "kid")
-        let left = try #require(try await store.subscriptionStatuses(bundleId: offerBundle, customer: "kid").first)
+        _ = try await store.world(AppStore.defaultWorld).leaveFamily(customer: "kid")
+        let left = try #require(try await store.world(AppStore.defaultWorld).subscriptionStatuses(bundleId: offerBundle, customer: "kid").first)
         #expect(left.status == .revoked)
         // A customer outside any family has nothing shared.
-        #expect(try await store.subscriptionStatuses(bundleId: offerBundle, customer: "stranger").isEmpty)
+        #expect(try await store.world(AppStore.defaultWorld).subscriptionStatuses(bundleId: offerBundle, customer: "stranger").isEmpty)
     }
 }

@@ -12,8 +12,8 @@ import Testing
     func familyStore() async throws -> AppStore {
         let store = try await makeOfferStore()
         // Notifications are made only for an app with a notification URL (nothing listens here).
-        _ = try await store.setNotificationURL("http://127.0.0.1:9/notifications", bundleId: offerBundle)
-        for person in ["parent", "kid", "teen"] { _ = try await store.joinFamily(customer: person, group: "smiths") }
+        _ = try await store.world(AppStore.defaultWorld).setNotificationURL("http://127.0.0.1:9/notifications", bundleId: offerBundle)
+        for person in ["parent", "kid", "teen"] { _ = try await store.world(AppStore.defaultWorld).joinFamily(customer: person, group: "smiths") }
         return store
     }
 
@@ -32,13 +32,13 @@ import Testing
     }
 
     func copy(_ store: AppStore, _ member: String, of productId: String) async throws -> TransactionPayload {
-        try #require(try await store.transactions(bundleId: offerBundle, customer: member, scope: .all).map(\.payload)
+        try #require(try await store.world(AppStore.defaultWorld).transactions(bundleId: offerBundle, customer: member, scope: .all).map(\.payload)
             .filter { $0.productId == productId }.max { $0.purchaseDate < $1.purchaseDate })
     }
 
     @Test func aSharedSubscriptionNotifiesEachMemberWithTheirOwnTransactionAfterThePurchaser() async throws {
         let store = try await familyStore()
-        let sub = try #require(try await store.purchase(offerPurchase("o.monthly", "parent", token: "8d2f4c8e-52a4-4c3b-9a3d-1c1f0b7f3e11"), offer: nil).transaction?.payload)
+        let sub = try #require(try await store.world(AppStore.defaultWorld).purchase(offerPurchase("o.monthly", "parent", token: "8d2f4c8e-52a4-4c3b-9a3d-1c1f0b7f3e11"), offer: nil).transaction?.payload)
 
         let subscribed = try await outbox(store).filter { $0.type == "SUBSCRIBED" }
         #expect(subscribed.map(\.customer) == ["parent", "kid", "teen"])  // the purchaser's first
@@ -66,7 +66,7 @@ import Testing
 
     @Test func aRenewalNotifiesEachMembersNewCopy() async throws {
         let store = try await familyStore()
-        _ = try await store.purchase(offerPurchase("o.monthly", "parent"), offer: nil)
+        _ = try await store.world(AppStore.defaultWorld).purchase(offerPurchase("o.monthly", "parent"), offer: nil)
         let first = try await copy(store, "kid", of: "o.monthly")
         let before = try await store.lastEventSeq()
 
@@ -84,9 +84,9 @@ import Testing
 
     @Test func turningOffAutoRenewNotifiesTheMembersToo() async throws {
         let store = try await familyStore()
-        let sub = try #require(try await store.purchase(offerPurchase("o.monthly", "parent"), offer: nil).transaction?.payload)
+        let sub = try #require(try await store.world(AppStore.defaultWorld).purchase(offerPurchase("o.monthly", "parent"), offer: nil).transaction?.payload)
         let before = try await store.lastEventSeq()
-        _ = try await store.setAutoRenew(transactionId: sub.transactionId, enabled: false)
+        _ = try await store.world(AppStore.defaultWorld).setAutoRenew(transactionId: sub.transactionId, enabled: false)
 
         let changes = try await outbox(store, after: before).filter { $0.type == "DID_CHANGE_RENEWAL_STATUS" }
         #expect(changes.map(\.customer) == ["parent", "kid", "teen"])
@@ -98,8 +98,8 @@ import Testing
 
     @Test func aBillingFailureNotifiesTheMembers() async throws {
         let store = try await familyStore()
-        _ = try await store.purchase(offerPurchase("o.monthly", "parent"), offer: nil)
-        _ = try await store.setSwitches(SessionSwitches(failRenewals: true))
+        _ = try await store.world(AppStore.defaultWorld).purchase(offerPurchase("o.monthly", "parent"), offer: nil)
+        _ = try await store.world(AppStore.defaultWorld).setSwitches(SessionSwitches(failRenewals: true))
         let before = try await store.lastEventSeq()
         _ = try await store.advanceTime(AppStore.defaultWorld, byMs: 8 * 86_400_000)
 
@@ -110,11 +110,11 @@ import Testing
 
     @Test func membersGetNoNotificationForANonConsumableUntilTheyLoseIt() async throws {
         let store = try await familyStore()
-        let book = try #require(try await store.purchase(offerPurchase("o.book", "parent"), offer: nil).transaction?.payload)
+        let book = try #require(try await store.world(AppStore.defaultWorld).purchase(offerPurchase("o.book", "parent"), offer: nil).transaction?.payload)
         #expect(try await outbox(store).map(\.customer) == ["parent"])  // ONE_TIME_CHARGE, the purchaser's only
 
         let before = try await store.lastEventSeq()
-        _ = try await store.refund(transactionId: book.transactionId)
+        _ = try await store.world(AppStore.defaultWorld).refund(transactionId: book.transactionId)
         let rows = try await outbox(store, after: before)
         #expect(rows.filter { $0.type == "REVOKE" }.map(\.customer).sorted() == ["kid", "teen"])
         #expect(rows.filter { $0.type == "REVOKE" }.allSatisfy { $0.renewalJSON == nil })
@@ -127,11 +127,11 @@ import Testing
         // The fixture's higher level (o.premium) made shareable for this test.
         let catalog = offerCatalogJSON.replacingOccurrences(of: "\"familyShareable\" : false", with: "\"familyShareable\" : true")
         let store = try await makeStore(apps: [try StoreApp(bundleId: offerBundle, appAppleId: 77, environment: .sandbox, name: "Offers", catalogJSON: catalog)])
-        _ = try await store.setNotificationURL("http://127.0.0.1:9/notifications", bundleId: offerBundle)
-        for person in ["parent", "kid"] { _ = try await store.joinFamily(customer: person, group: "smiths") }
-        _ = try await store.purchase(offerPurchase("o.monthly", "parent"), offer: nil)
+        _ = try await store.world(AppStore.defaultWorld).setNotificationURL("http://127.0.0.1:9/notifications", bundleId: offerBundle)
+        for person in ["parent", "kid"] { _ = try await store.world(AppStore.defaultWorld).joinFamily(customer: person, group: "smiths") }
+        _ = try await store.world(AppStore.defaultWorld).purchase(offerPurchase("o.monthly", "parent"), offer: nil)
         let before = try await store.lastEventSeq()
-        let upgraded = try #require(try await store.purchase(offerPurchase("o.premium", "parent"), offer: nil).transaction?.payload)
+        let upgraded = try #require(try await store.world(AppStore.defaultWorld).purchase(offerPurchase("o.premium", "parent"), offer: nil).transaction?.payload)
         #expect(upgraded.productId == "o.premium")
         let rows = try await outbox(store, after: before)
         #expect(rows.contains { $0.customer == "parent" && $0.type == "DID_CHANGE_RENEWAL_PREF" && $0.subtype == "UPGRADE" })
@@ -165,14 +165,14 @@ import Testing
 
     @Test func aMemberWhoLeftGetsNoMoreNotifications() async throws {
         let store = try await familyStore()
-        let sub = try #require(try await store.purchase(offerPurchase("o.monthly", "parent"), offer: nil).transaction?.payload)
-        _ = try await store.leaveFamily(customer: "teen")
+        let sub = try #require(try await store.world(AppStore.defaultWorld).purchase(offerPurchase("o.monthly", "parent"), offer: nil).transaction?.payload)
+        _ = try await store.world(AppStore.defaultWorld).leaveFamily(customer: "teen")
         let revoke = try #require(try await outbox(store).last { $0.type == "REVOKE" && $0.customer == "teen" })
         #expect(revoke.body.contains(#""status":5"#))  // the teen's copy of the subscription is revoked
         #expect(try renewalInfo(revoke)["autoRenewStatus"] as? Int == 0)
 
         let before = try await store.lastEventSeq()
-        _ = try await store.setAutoRenew(transactionId: sub.transactionId, enabled: false)
+        _ = try await store.world(AppStore.defaultWorld).setAutoRenew(transactionId: sub.transactionId, enabled: false)
         #expect(try await outbox(store, after: before).map(\.customer) == ["parent", "kid"])
     }
 }

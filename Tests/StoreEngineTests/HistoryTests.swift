@@ -8,34 +8,34 @@ import Testing
 @Suite(.removesTemporaryFolders) struct HistoryTests {
     @Test func scopesFollowStoreKitsTransactionSequences() async throws {
         let store = try await makeStore()
-        let seeds = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "al")).transaction!.payload
-        let history = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction!.payload
-        let monthly = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "al")).transaction!.payload
-        let season = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.season", customer: "al")).transaction!.payload
+        let seeds = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "al")).transaction!.payload
+        let history = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction!.payload
+        let monthly = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "al")).transaction!.payload
+        let season = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.season", customer: "al")).transaction!.payload
 
         func ids(_ scope: TransactionScope) async throws -> [String] {
-            try await store.transactions(bundleId: testBundle, customer: "al", scope: scope).map(\.payload.transactionId)
+            try await store.world(AppStore.defaultWorld).transactions(bundleId: testBundle, customer: "al", scope: scope).map(\.payload.transactionId)
         }
         #expect(try await ids(.all) == [seeds, history, monthly, season].map(\.transactionId))
         #expect(try await ids(.entitlements) == [history, monthly, season].map(\.transactionId))
         #expect(try await ids(.unfinished) == [seeds, history, monthly, season].map(\.transactionId))
 
-        try await store.finish(bundleId: testBundle, customer: "al", transactionId: seeds.transactionId)
+        try await store.world(AppStore.defaultWorld).finish(bundleId: testBundle, customer: "al", transactionId: seeds.transactionId)
         #expect(try await ids(.unfinished) == [history, monthly, season].map(\.transactionId))
         // A finished consumable leaves Transaction.all, as in StoreKit.
         #expect(try await ids(.all) == [history, monthly, season].map(\.transactionId))
 
         await #expect(throws: StoreError.self) {
-            try await store.finish(bundleId: testBundle, customer: "someone-else", transactionId: history.transactionId)
+            try await store.world(AppStore.defaultWorld).finish(bundleId: testBundle, customer: "someone-else", transactionId: history.transactionId)
         }
     }
 
     @Test func listedTransactionsAreFreshlySignedAndVerify() async throws {
         let clock = TestClock()
         let store = try await makeStore(clock: clock)
-        let bought = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction!
+        let bought = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction!
         clock.advance(60)
-        let listed = try #require(try await store.transactions(bundleId: testBundle, customer: "al", scope: .all).first)
+        let listed = try #require(try await store.world(AppStore.defaultWorld).transactions(bundleId: testBundle, customer: "al", scope: .all).first)
         #expect(listed.payload.signedDate == bought.payload.signedDate + 60_000)
         var expected = bought.payload
         expected.signedDate = listed.payload.signedDate
@@ -47,7 +47,7 @@ import Testing
     @Test func everythingSurvivesARestartAndIdentifiersContinue() async throws {
         let path = databasePath()
         let first = try await makeStore(path: path)
-        let a = try await first.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction!.payload
+        let a = try await first.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction!.payload
         let root = first.authority.rootDER
         await first.shutdown()
         await first.close()
@@ -55,11 +55,11 @@ import Testing
         let second = try await makeStore(path: path)
         #expect(second.authority.rootDER == root)
         await #expect(throws: StoreError.self) {
-            try await second.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al"))
+            try await second.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al"))
         }
-        let b = try await second.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "al")).transaction!.payload
+        let b = try await second.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "al")).transaction!.payload
         #expect(Int64(b.transactionId)! > Int64(a.transactionId)!)
-        #expect(try await second.transactions(bundleId: testBundle, customer: "al", scope: .all).count == 2)
+        #expect(try await second.world(AppStore.defaultWorld).transactions(bundleId: testBundle, customer: "al", scope: .all).count == 2)
     }
 
     /// The Transaction Manager's Delete: gone from memory and from the database (a restart reads
@@ -67,18 +67,18 @@ import Testing
     @Test func deletedTransactionsAndSubscriptionsStayDeletedAfterARestart() async throws {
         let path = databasePath()
         let first = try await makeStore(path: path)
-        let book = try await first.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction!.payload
-        let seeds = try await first.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "al")).transaction!.payload
-        let monthly = try await first.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "al")).transaction!.payload
-        _ = try await first.forceRenewal(transactionId: monthly.transactionId)
-        #expect(try await first.transactions(bundleId: testBundle, customer: "al", scope: .all).count == 4)
-        await #expect(throws: StoreError.self) { try await first.deleteTransaction(transactionId: "987654321") }
+        let book = try await first.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction!.payload
+        let seeds = try await first.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "al")).transaction!.payload
+        let monthly = try await first.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "al")).transaction!.payload
+        _ = try await first.world(AppStore.defaultWorld).forceRenewal(transactionId: monthly.transactionId)
+        #expect(try await first.world(AppStore.defaultWorld).transactions(bundleId: testBundle, customer: "al", scope: .all).count == 4)
+        await #expect(throws: StoreError.self) { try await first.world(AppStore.defaultWorld).deleteTransaction(transactionId: "987654321") }
 
-        try await first.deleteTransaction(transactionId: book.transactionId)
-        try await first.deleteTransaction(transactionId: monthly.transactionId)
+        try await first.world(AppStore.defaultWorld).deleteTransaction(transactionId: book.transactionId)
+        try await first.world(AppStore.defaultWorld).deleteTransaction(transactionId: monthly.transactionId)
         func check(_ store: AppStore) async throws {
-            #expect(try await store.transactions(bundleId: testBundle, customer: "al", scope: .all).map(\.payload.transactionId) == [seeds.transactionId])
-            #expect(try await store.subscriptionStatuses(bundleId: testBundle, customer: "al").isEmpty)
+            #expect(try await store.world(AppStore.defaultWorld).transactions(bundleId: testBundle, customer: "al", scope: .all).map(\.payload.transactionId) == [seeds.transactionId])
+            #expect(try await store.world(AppStore.defaultWorld).subscriptionStatuses(bundleId: testBundle, customer: "al").isEmpty)
         }
         try await check(first)
         await first.shutdown()
@@ -87,15 +87,15 @@ import Testing
         let second = try await makeStore(path: path)
         try await check(second)
         // Bought again as new: the deleted purchase no longer counts as owned.
-        let again = try await second.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction!.payload
+        let again = try await second.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction!.payload
         #expect(again.transactionId != book.transactionId)
     }
 
     @Test func appTransactionReproducesTheFoodTruckCase() async throws {
         let store = try await makeStore()
-        let paid = try await store.updateAppTransaction(
+        let paid = try await store.world(AppStore.defaultWorld).updateAppTransaction(
             bundleId: testBundle, customer: "early", change: AppTransactionChange(originalApplicationVersion: "2.5", originalPurchaseDate: 1_600_000_000_000))
-        let free = try await store.updateAppTransaction(
+        let free = try await store.world(AppStore.defaultWorld).updateAppTransaction(
             bundleId: testBundle, customer: "late", change: AppTransactionChange(originalApplicationVersion: "8.2"))
         #expect(paid.payload.originalApplicationVersion == "2.5")
         #expect(paid.payload.originalPurchaseDate == 1_600_000_000_000)
@@ -106,7 +106,7 @@ import Testing
         #expect(premium(paid.payload.originalApplicationVersion))
         #expect(!premium(free.payload.originalApplicationVersion))
 
-        let again = try await store.appTransaction(bundleId: testBundle, customer: "early")
+        let again = try await store.world(AppStore.defaultWorld).appTransaction(bundleId: testBundle, customer: "early")
         #expect(again.payload.originalApplicationVersion == "2.5")
         #expect(again.payload.appTransactionId == paid.payload.appTransactionId)
         #expect(again.payload.bundleId == testBundle && again.payload.appAppleId == 1_234_567_890)

@@ -10,10 +10,10 @@ import Testing
     func notificationUUIDs(_ uuids: UUIDSource) async throws -> [String] {
         let database = try await openTestDatabase(databasePath())
         let store = try await AppStore.open(database: database, apps: [try makeApp()], clock: TestClock(), uuids: uuids)
-        _ = try await store.setNotificationURL("http://127.0.0.1:9/notifications", bundleId: testBundle)
-        _ = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "al"))
-        _ = try await store.requestTestNotification(bundleId: testBundle)
-        let found = try await store.notifications().map(\.notificationUUID)
+        _ = try await store.world(AppStore.defaultWorld).setNotificationURL("http://127.0.0.1:9/notifications", bundleId: testBundle)
+        _ = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "al"))
+        _ = try await store.world(AppStore.defaultWorld).requestTestNotification(bundleId: testBundle)
+        let found = try await store.world(AppStore.defaultWorld).notifications().map(\.notificationUUID)
         await store.close()
         return found
     }

@@ -21,7 +21,7 @@ func makeWinBackStore(clock: TestClock = TestClock()) async throws -> AppStore {
 extension AppStore {
     /// Buys a plan and returns its transaction.
     func subscribe(_ customer: String, to productId: String = "test.yearly", world: String = AppStore.defaultWorld) async throws -> TransactionPayload {
-        try await purchase(PurchaseRequest(world: world, bundleId: testBundle, productId: productId, customer: customer)).transaction!.payload
+        try await self.world(world).purchase(PurchaseRequest(bundleId: testBundle, productId: productId, customer: customer)).transaction!.payload
     }
 
     func advance(days: Int64, plusMs: Int64 = 0, world: String = AppStore.defaultWorld) async throws {
@@ -30,15 +30,15 @@ extension AppStore {
 
     /// (type, subtype) of the world's events after `seq`, in order.
     func eventNames(after seq: Int64 = 0, world: String = AppStore.defaultWorld) async throws -> [String] {
-        try await events(world: world, after: seq).map { event in event.subtype.map { "\(event.type)/\($0)" } ?? event.type }
+        try await self.world(world).events(after: seq).map { event in event.subtype.map { "\(event.type)/\($0)" } ?? event.type }
     }
 
     func lastEventSeq(world: String = AppStore.defaultWorld) async throws -> Int64 {
-        try await events(world: world).last?.seq ?? 0
+        try await self.world(world).events().last?.seq ?? 0
     }
 
     func status(_ customer: String, world: String = AppStore.defaultWorld) async throws -> SubscriptionStatusItem {
-        try await subscriptionStatuses(bundleId: testBundle, customer: customer, world: world).first!
+        try await self.world(world).subscriptionStatuses(bundleId: testBundle, customer: customer).first!
     }
 }
 

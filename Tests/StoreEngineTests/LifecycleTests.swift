@@ -19,23 +19,23 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
 
 @Suite(.removesTemporaryFolders) struct LifecycleTests {
     func events(_ store: AppStore, world: String = AppStore.defaultWorld) async throws -> [String] {
-        try await store.events(world: world).map { [$0.type, $0.subtype].compactMap { $0 }.joined(separator: "/") }
+        try await store.world(world).events().map { [$0.type, $0.subtype].compactMap { $0 }.joined(separator: "/") }
     }
 
     func all(_ store: AppStore, _ customer: String, world: String = AppStore.defaultWorld) async throws -> [TransactionPayload] {
-        try await store.transactions(bundleId: testBundle, customer: customer, scope: .all, world: world).map(\.payload)
+        try await store.world(world).transactions(bundleId: testBundle, customer: customer, scope: .all).map(\.payload)
     }
 
     func status(_ store: AppStore, _ customer: String, world: String = AppStore.defaultWorld) async throws -> SubscriptionStatusItem {
-        try #require(try await store.subscriptionStatuses(bundleId: testBundle, customer: customer, world: world).first)
+        try #require(try await store.world(world).subscriptionStatuses(bundleId: testBundle, customer: customer).first)
     }
 
     @Test func freeTrialToPaidToUpgradeThroughBillingRetryGraceRecoveryCancelAndExpiry() async throws {
         let store = try await makeStore()
-        let t0 = try await store.nowMs()
+        let t0 = try await store.world(AppStore.defaultWorld).nowMs()
 
         // Free trial.
-        let trial = try #require(try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "pat")).transaction?.payload)
+        let trial = try #require(try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "pat")).transaction?.payload)
         #expect(trial.offerDiscountType == .freeTrial && trial.price == 0 && trial.expiresDate == t0 + 7 * day)
 
         // The trial converts to a paid month at its end.
@@ -52,8 +52,8 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
 
         // Upgrade to the yearly plan (level 1): immediate, the old period is marked upgraded.
         _ = try await store.advanceTime(AppStore.defaultWorld, byMs: 3 * day)
-        let upgradeAt = try await store.nowMs()
-        let upgrade = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.yearly", customer: "pat"))
+        let upgradeAt = try await store.world(AppStore.defaultWorld).nowMs()
+        let upgrade = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.yearly", customer: "pat"))
         let yearly = try #require(upgrade.transaction?.payload)
         #expect(yearly.productId == "test.yearly" && yearly.originalTransactionId == trial.transactionId)
         #expect(yearly.transactionReason == .purchase && yearly.purchaseDate == upgradeAt)
@@ -63,7 +63,7 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
         #expect(upgrade.renewalInfo?.payload.autoRenewProductId == "test.yearly")
 
         // Billing fails at renewal: grace period (16 days for a yearly plan), then billing retry.
-        _ = try await store.setSwitches(SessionSwitches(failRenewals: true, billingGracePeriod: true))
+        _ = try await store.world(AppStore.defaultWorld).setSwitches(SessionSwitches(failRenewals: true, billingGracePeriod: true))
         let renewalDue = try #require(yearly.expiresDate)
         _ = try await store.advanceTime(AppStore.defaultWorld, byMs: renewalDue - upgradeAt + 1000)
         var current = try await status(store, "pat")
@@ -71,16 +71,16 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
         #expect(current.renewalInfo.payload.isInBillingRetryPeriod == true)
         #expect(current.renewalInfo.payload.gracePeriodExpiresDate == renewalDue + 16 * day)
         #expect(current.renewalInfo.payload.expirationIntent == nil)
-        let graceEntitlements = try await store.transactions(bundleId: testBundle, customer: "pat", scope: .entitlements)
+        let graceEntitlements = try await store.world(AppStore.defaultWorld).transactions(bundleId: testBundle, customer: "pat", scope: .entitlements)
         #expect(graceEntitlements.map(\.payload.transactionId) == [yearly.transactionId])
 
         _ = try await store.advanceTime(AppStore.defaultWorld, byMs: 16 * day)
         current = try await status(store, "pat")
         #expect(current.status == .billingRetry)
-        #expect(try await store.transactions(bundleId: testBundle, customer: "pat", scope: .entitlements).isEmpty)
+        #expect(try await store.world(AppStore.defaultWorld).transactions(bundleId: testBundle, customer: "pat", scope: .entitlements).isEmpty)
 
         // Billing works again: the next retry attempt recovers; after grace, a new period starts then.
-        _ = try await store.setSwitches(SessionSwitches(failRenewals: false))
+        _ = try await store.world(AppStore.defaultWorld).setSwitches(SessionSwitches(failRenewals: false))
         _ = try await store.advanceTime(AppStore.defaultWorld, byMs: 1 * day + 1000)
         list = try await all(store, "pat")
         let recovered = try #require(list.last)
@@ -91,10 +91,10 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
         #expect(current.status == .active && current.renewalInfo.payload.isInBillingRetryPeriod == false)
 
         // Cancel, then expire at the end of the period.
-        let off = try await store.setAutoRenew(transactionId: recovered.transactionId, enabled: false)
+        let off = try await store.world(AppStore.defaultWorld).setAutoRenew(transactionId: recovered.transactionId, enabled: false)
         #expect(off.payload.autoRenewStatus == .off && off.payload.renewalDate == nil)
         let end = try #require(recovered.expiresDate)
-        _ = try await store.advanceTime(AppStore.defaultWorld, byMs: end - (try await store.nowMs()) + 1000)
+        _ = try await store.advanceTime(AppStore.defaultWorld, byMs: end - (try await store.world(AppStore.defaultWorld).nowMs()) + 1000)
         current = try await status(store, "pat")
         #expect(current.status == .expired)
         #expect(current.renewalInfo.payload.expirationIntent == .customerCancelled)
@@ -118,12 +118,12 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
     @Test func resubscribingWithinSixtyDaysKeepsRecentSubscriptionStartDate() async throws {
         for (lapseDays, keeps) in [(30, true), (70, false)] {
             let store = try await makeStore()
-            let first = try #require(try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.yearly", customer: "sam")).transaction?.payload)
-            _ = try await store.setAutoRenew(transactionId: first.transactionId, enabled: false)
+            let first = try #require(try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.yearly", customer: "sam")).transaction?.payload)
+            _ = try await store.world(AppStore.defaultWorld).setAutoRenew(transactionId: first.transactionId, enabled: false)
             let expiry = try #require(first.expiresDate)
             _ = try await store.advanceTime(AppStore.defaultWorld, byMs: expiry - first.purchaseDate + Int64(lapseDays) * day)
             #expect(try await status(store, "sam").status == .expired)
-            let again = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.yearly", customer: "sam"))
+            let again = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.yearly", customer: "sam"))
             let payload = try #require(again.transaction?.payload)
             #expect(payload.originalTransactionId == first.transactionId)
             #expect(payload.originalPurchaseDate == first.purchaseDate)
@@ -136,8 +136,8 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
 
     @Test func aYearJumpFiresEveryRenewalOnceAndInOrder() async throws {
         let store = try await makeStore()
-        let start = try await store.nowMs()
-        _ = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "yan"))
+        let start = try await store.world(AppStore.defaultWorld).nowMs()
+        _ = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "yan"))
         _ = try await store.advanceTime(AppStore.defaultWorld, byMs: 365 * day)
         let list = try await all(store, "yan")
         let renewals = list.dropFirst()
@@ -147,7 +147,7 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
             #expect(renewal.expiresDate == plusMonths(start + 7 * day, index + 1))
         }
         #expect(Set(list.map(\.transactionId)).count == list.count)
-        let renewEvents = try await store.events().filter { $0.type == "DID_RENEW" }
+        let renewEvents = try await store.world(AppStore.defaultWorld).events().filter { $0.type == "DID_RENEW" }
         #expect(renewEvents.count == 12)
         #expect(renewEvents.map(\.atMs) == renewEvents.map(\.atMs).sorted())
         // Nothing fires twice when time is read again.
@@ -159,7 +159,7 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
         let path = databasePath()
         let clock = TestClock()
         let first = try await makeStore(path: path, clock: clock)
-        let bought = try #require(try await first.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "zoe")).transaction?.payload)
+        let bought = try #require(try await first.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "zoe")).transaction?.payload)
         await first.shutdown()
         await first.close()
 
@@ -173,8 +173,8 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
 
     @Test func downgradeWaitsForTheRenewal() async throws {
         let store = try await makeStore()
-        let yearly = try #require(try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.yearly", customer: "dee")).transaction?.payload)
-        let change = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "dee"))
+        let yearly = try #require(try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.yearly", customer: "dee")).transaction?.payload)
+        let change = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.monthly", customer: "dee"))
         #expect(change.transaction?.payload.transactionId == yearly.transactionId)
         #expect(change.renewalInfo?.payload.autoRenewProductId == "test.monthly")
         #expect(change.renewalInfo?.payload.productId == "test.yearly")
@@ -191,13 +191,13 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
 
     @Test func refundRevokesAndStopsRenewals() async throws {
         let store = try await makeStore()
-        let bought = try #require(try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.yearly", customer: "rik")).transaction?.payload)
-        let refunded = try await store.refund(transactionId: bought.transactionId, reason: .dueToIssue)
+        let bought = try #require(try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.yearly", customer: "rik")).transaction?.payload)
+        let refunded = try await store.world(AppStore.defaultWorld).refund(transactionId: bought.transactionId, reason: .dueToIssue)
         #expect(refunded.payload.revocationReason == .dueToIssue)
         #expect(refunded.payload.revocationType == .refundFull)
         #expect(refunded.payload.revocationDate != nil)
         #expect(try await status(store, "rik").status == .revoked)
-        #expect(try await store.transactions(bundleId: testBundle, customer: "rik", scope: .entitlements, world: AppStore.defaultWorld).isEmpty)
+        #expect(try await store.world(AppStore.defaultWorld).transactions(bundleId: testBundle, customer: "rik", scope: .entitlements).isEmpty)
         _ = try await store.advanceTime(AppStore.defaultWorld, byMs: 400 * day)
         #expect(try await all(store, "rik").count == 1)
         #expect(try await events(store).last == "REFUND")
@@ -205,29 +205,29 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
 
     @Test func askToBuyWaitsForTheParent() async throws {
         let store = try await makeStore()
-        _ = try await store.setSwitches(SessionSwitches(askToBuy: true))
-        let pending = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "kid"))
+        _ = try await store.world(AppStore.defaultWorld).setSwitches(SessionSwitches(askToBuy: true))
+        let pending = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "kid"))
         #expect(pending.status == "pending" && pending.transaction == nil)
         let id = try #require(pending.pendingId)
         #expect(try await all(store, "kid").isEmpty)
-        #expect(try await store.pendingPurchases().map(\.id) == [id])
+        #expect(try await store.world(AppStore.defaultWorld).pendingPurchases().map(\.id) == [id])
 
-        let approved = try #require(try await store.answerAskToBuy(id, approve: true))
+        let approved = try #require(try await store.world(AppStore.defaultWorld).answerAskToBuy(id, approve: true))
         #expect(approved.status == "purchased" && approved.transaction?.payload.productId == "test.history")
-        #expect(try await store.transactions(bundleId: testBundle, customer: "kid", scope: .unfinished).count == 1)
-        #expect(try await store.pendingPurchases().isEmpty)
+        #expect(try await store.world(AppStore.defaultWorld).transactions(bundleId: testBundle, customer: "kid", scope: .unfinished).count == 1)
+        #expect(try await store.world(AppStore.defaultWorld).pendingPurchases().isEmpty)
 
-        let declined = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "kid"))
-        #expect(try await store.answerAskToBuy(try #require(declined.pendingId), approve: false) == nil)
+        let declined = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "kid"))
+        #expect(try await store.world(AppStore.defaultWorld).answerAskToBuy(try #require(declined.pendingId), approve: false) == nil)
         #expect(try await all(store, "kid").count == 1)
     }
 
     @Test func interruptedPurchaseCompletesWhenResolved() async throws {
         let store = try await makeStore()
-        _ = try await store.setSwitches(SessionSwitches(interruptedPurchases: true))
-        let interrupted = try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "ivy"))
+        _ = try await store.world(AppStore.defaultWorld).setSwitches(SessionSwitches(interruptedPurchases: true))
+        let interrupted = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "ivy"))
         #expect(interrupted.status == "interrupted")
-        let resolved = try await store.resolveIssue(try #require(interrupted.pendingId))
+        let resolved = try await store.world(AppStore.defaultWorld).resolveIssue(try #require(interrupted.pendingId))
         #expect(resolved.transaction?.payload.productId == "test.seeds")
     }
 
@@ -235,7 +235,7 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
         let clock = TestClock()
         let store = try await makeStore(clock: clock)
         _ = try await store.createWorld("fast", rate: .apple(.monthlyRenewalEveryHour))
-        let bought = try #require(try await store.purchase(PurchaseRequest(world: "fast", bundleId: testBundle, productId: "test.yearly", customer: "ace")).transaction?.payload)
+        let bought = try #require(try await store.world("fast").purchase(PurchaseRequest(bundleId: testBundle, productId: "test.yearly", customer: "ace")).transaction?.payload)
         #expect(bought.expiresDate == bought.purchaseDate + 12 * 3_600_000) // a year renews every 12 hours
         clock.advance(12 * 3600 + 1)
         let list = try await all(store, "ace", world: "fast")
@@ -243,9 +243,9 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
         #expect(list[1].purchaseDate == bought.expiresDate)
 
         _ = try await store.createWorld("days", rate: .apple(.oneSecondIsOneDay))
-        let before = try await store.nowMs("days")
+        let before = try await store.world("days").nowMs()
         clock.advance(2)
-        #expect(try await store.nowMs("days") - before == 2 * day)
+        #expect(try await store.world("days").nowMs() - before == 2 * day)
     }
 
     @Test func worldsRunningAtTheSameTimeNeverSeeEachOther() async throws {
@@ -256,9 +256,9 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
             for world in ["left", "right"] {
                 group.addTask {
                     for index in 0..<20 {
-                        _ = try await store.purchase(PurchaseRequest(world: world, bundleId: testBundle, productId: "test.seeds", customer: "same-name", quantity: index % 3 + 1))
+                        _ = try await store.world(world).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "same-name", quantity: index % 3 + 1))
                     }
-                    _ = try await store.purchase(PurchaseRequest(world: world, bundleId: testBundle, productId: "test.history", customer: "same-name"))
+                    _ = try await store.world(world).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "same-name"))
                 }
             }
             try await group.waitForAll()
@@ -272,9 +272,9 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
         #expect(left.isDisjoint(with: right))
         #expect(try await all(store, "same-name").isEmpty)
         _ = try await store.advanceTime("left", byMs: 30 * day)
-        #expect(try await store.nowMs("right") < (try await store.nowMs("left")) - 29 * day)
+        #expect(try await store.world("right").nowMs() < (try await store.world("left").nowMs()) - 29 * day)
         try await store.deleteWorld("left")
-        await #expect(throws: StoreError.self) { try await store.nowMs("left") }
+        await #expect(throws: StoreError.self) { try await store.world("left").nowMs() }
         #expect(try await all(store, "same-name", world: "right").count == 21)
     }
 }

@@ -73,8 +73,8 @@ import Testing
         let path = databasePath()
         var store = try await makeStore(path: path, clock: clock)
         let me = try await caller(store)
-        let yearly = try #require(try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.yearly", customer: "ana")).transaction).payload
-        let seeds = try #require(try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "ana")).transaction).payload
+        let yearly = try #require(try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.yearly", customer: "ana")).transaction).payload
+        let seeds = try #require(try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "ana")).transaction).payload
 
         #expect(await code { _ = try await store.initiatePerformanceTest(body: request(yearly.originalTransactionId), caller: me) } == 4_040_021)
         try await store.configureRealtimeURL(body: Data(#"{"realtimeURL":"http://127.0.0.1:9/retention"}"#.utf8), caller: me)
@@ -114,7 +114,7 @@ import Testing
     @Test func aProductionAppCannotRunTheTest() async throws {
         let store = try await makeStore(apps: [try makeApp(environment: .production)])
         let me = try await caller(store)
-        let yearly = try #require(try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.yearly", customer: "ana")).transaction).payload
+        let yearly = try #require(try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.yearly", customer: "ana")).transaction).payload
         try await store.configureRealtimeURL(body: Data(#"{"realtimeURL":"https://example.com/retention"}"#.utf8), caller: me)
         #expect(await code { _ = try await store.initiatePerformanceTest(body: request(yearly.originalTransactionId), caller: me) } == 4_000_211)
         await store.close()

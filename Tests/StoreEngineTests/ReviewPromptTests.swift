@@ -18,7 +18,7 @@ import Testing
     @Test func atMostThreePromptsIn365DaysOfWorldTimeAndOnePerVersion() async throws {
         let store = try await makeStore()
         func ask(_ version: String, customer: String = "ana", bundleId: String = testBundle) async throws -> ReviewPromptDecision {
-            try await store.requestReview(bundleId: bundleId, customer: customer, appVersion: version)
+            try await store.world(AppStore.defaultWorld).requestReview(bundleId: bundleId, customer: customer, appVersion: version)
         }
         let shows = ReviewPromptDecision(wouldShowPrompt: true, reason: nil)
         #expect(try await ask("1.0") == shows)
@@ -32,7 +32,7 @@ import Testing
         // Another customer, and another world, have their own allowance.
         #expect(try await ask("1.3", customer: "bob") == shows)
         _ = try await store.createWorld("w2")
-        #expect(try await store.requestReview(bundleId: testBundle, customer: "ana", appVersion: "1.3", world: "w2") == shows)
+        #expect(try await store.world("w2").requestReview(bundleId: testBundle, customer: "ana", appVersion: "1.3") == shows)
         // 365 days after the first prompt it no longer counts.
         try await store.advance(days: 365 - 31)
         #expect(try await ask("1.3") == ReviewPromptDecision(wouldShowPrompt: false, reason: .limitReached))
@@ -50,7 +50,7 @@ import Testing
             for index in 0..<12 {
                 group.addTask {
                     do {
-                        return .success(try await store.requestReview(bundleId: testBundle, customer: "zoe", appVersion: "2.\(index)"))
+                        return .success(try await store.world(AppStore.defaultWorld).requestReview(bundleId: testBundle, customer: "zoe", appVersion: "2.\(index)"))
                     } catch let error as StoreError {
                         return .failure(error)
                     } catch {
@@ -70,9 +70,9 @@ import Testing
 
     @Test func badInputIsRefused() async throws {
         let store = try await makeStore()
-        #expect(await storeCode { _ = try await store.requestReview(bundleId: testBundle, customer: "ana", appVersion: "") } == "malformedRequest")
-        #expect(await storeCode { _ = try await store.requestReview(bundleId: testBundle, customer: "ana", appVersion: "1 0") } == "malformedRequest")
-        #expect(await storeCode { _ = try await store.requestReview(bundleId: "com.nope", customer: "ana", appVersion: "1") } == "appNotFound")
-        #expect(await storeCode { _ = try await store.requestReview(bundleId: testBundle, customer: "", appVersion: "1") } == "malformedRequest")
+        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).requestReview(bundleId: testBundle, customer: "ana", appVersion: "") } == "malformedRequest")
+        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).requestReview(bundleId: testBundle, customer: "ana", appVersion: "1 0") } == "malformedRequest")
+        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).requestReview(bundleId: "com.nope", customer: "ana", appVersion: "1") } == "appNotFound")
+        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).requestReview(bundleId: testBundle, customer: "", appVersion: "1") } == "malformedRequest")
     }
 }

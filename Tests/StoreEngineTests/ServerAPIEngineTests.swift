@@ -16,7 +16,7 @@ import Testing
     }
 
     func purchase(_ store: AppStore, _ product: String, customer: String = "ana") async throws -> String {
-        try #require(try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: product, customer: customer)).transaction).payload.transactionId
+        try #require(try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: product, customer: customer)).transaction).payload.transactionId
     }
 
     @Test func historyQueryParsing() throws {
@@ -122,8 +122,8 @@ import Testing
     @Test func rateLimitCountsPerKey() async throws {
         let store = try await makeStore()
         let gateway = ServerAPIGateway(store: store, rateLimitPerMinute: 2)
-        let a = try APITokenSigner(generated: try await store.createAPIKey(bundleId: testBundle))
-        let b = try APITokenSigner(generated: try await store.createAPIKey(bundleId: testBundle))
+        let a = try APITokenSigner(generated: try await store.world(AppStore.defaultWorld).createAPIKey(bundleId: testBundle))
+        let b = try APITokenSigner(generated: try await store.world(AppStore.defaultWorld).createAPIKey(bundleId: testBundle))
         let now = Date()
         _ = try await gateway.authenticate(token: a.token(now: now), now: now)
         _ = try await gateway.authenticate(token: a.token(now: now), now: now)

@@ -11,9 +11,9 @@ import Testing
     @Test func anUnchangedRevisionIsCopiedWithinASecondAndSignedAfreshAfter() async throws {
         let clock = TestClock()
         let store = try await makeStore(clock: clock)
-        let bought = try #require(try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction)
+        let bought = try #require(try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction)
         func listed() async throws -> Signed<TransactionPayload> {
-            try #require(try await store.transactions(bundleId: testBundle, customer: "al", scope: .all).first)
+            try #require(try await store.world(AppStore.defaultWorld).transactions(bundleId: testBundle, customer: "al", scope: .all).first)
         }
         // Same instant: the purchase's own signature is handed out again, byte for byte.
         #expect(try await listed().jws == bought.jws)
@@ -31,11 +31,11 @@ import Testing
     @Test func aChangedTransactionIsNeverServedFromTheCache() async throws {
         let clock = TestClock()
         let store = try await makeStore(clock: clock)
-        let bought = try #require(try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction)
-        _ = try await store.transactions(bundleId: testBundle, customer: "al", scope: .all)
-        _ = try await store.refund(transactionId: bought.payload.transactionId)
+        let bought = try #require(try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "al")).transaction)
+        _ = try await store.world(AppStore.defaultWorld).transactions(bundleId: testBundle, customer: "al", scope: .all)
+        _ = try await store.world(AppStore.defaultWorld).refund(transactionId: bought.payload.transactionId)
         // Same instant as the cached signature, but a new change number: the refund shows.
-        let history = try await store.customerHistory(bundleId: testBundle, customer: "al")
+        let history = try await store.world(AppStore.defaultWorld).customerHistory(bundleId: testBundle, customer: "al")
         let listed = try #require(history.transactions.first)
         #expect(listed.payload.revocationDate != nil)
         #expect(listed.jws != bought.jws)
@@ -48,12 +48,12 @@ import Testing
     @Test func aHistoryPageCopiesCachedRevisionsAndNeverAStaleOne() async throws {
         let clock = TestClock()
         let store = try await makeStore(clock: clock)
-        let key = try await store.createAPIKey(bundleId: testBundle)
+        let key = try await store.world(AppStore.defaultWorld).createAPIKey(bundleId: testBundle)
         let token = try APITokenSigner(generated: key).token(now: store.clock.now(world: ""), options: .swift)
         let caller = try await ServerAPIGateway(store: store).authenticate(token: token)
         var bought: [Signed<TransactionPayload>] = []
         for _ in 0..<3 {
-            bought.append(try #require(try await store.purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "al")).transaction))
+            bought.append(try #require(try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "al")).transaction))
         }
         func page() async throws -> [String] {
             try await store.transactionHistory(
@@ -61,7 +61,7 @@ import Testing
             ).signedTransactions
         }
         #expect(try await page() == bought.map(\.jws))
-        _ = try await store.refund(transactionId: bought[1].payload.transactionId)
+        _ = try await store.world(AppStore.defaultWorld).refund(transactionId: bought[1].payload.transactionId)
         let afterRefund = try await page()
         let verifier = try JWSVerifier(rootCertificateDER: store.authority.rootDER)
         // The refunded revision has the next change number: it leaves its place and comes last.

@@ -131,7 +131,7 @@ extension SK1TestStore {
     /// A promotional-offer signature (V1), made with an In-App Purchase key of the store as a
     /// developer's server makes it; the signature base64, as `SKPaymentDiscount` takes it.
     func promotionalOffer(product: String, offer: String, world: String) async throws -> (keyID: String, nonce: UUID, signature: String, timestamp: Int) {
-        let key = try await store.createAPIKey(bundleId: Self.bundle, world: world)
+        let key = try await store.world(world).createAPIKey(bundleId: Self.bundle)
         let nonce = UUID()
         let timestamp = Int(Date().timeIntervalSince1970 * 1000)
         let signature = try PromotionalOfferSignature.sign(

@@ -16,9 +16,9 @@ struct DeliveryPassTests {
         let store = try await makeNotificationStore(environment: .production)
         let receiver = try await TestReceiver.start()
         receiver.status.withLock { $0 = 500 }
-        _ = try await store.setNotificationURL(receiver.url, bundleId: notificationBundle, environment: "Production")
+        _ = try await store.world(AppStore.defaultWorld).setNotificationURL(receiver.url, bundleId: notificationBundle, environment: "Production")
         for index in 0..<30 {
-            _ = try await store.purchase(PurchaseRequest(bundleId: notificationBundle, productId: "test.seeds", customer: "c\(index)"))
+            _ = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: notificationBundle, productId: "test.seeds", customer: "c\(index)"))
         }
         let delivery = NotificationDeliveryService(store: store, configuration: .init(timeoutSeconds: 5, concurrency: 8, pageSize: 4))
         let verifier = try JWSVerifier(rootCertificateDER: store.authority.rootDER)
@@ -28,7 +28,7 @@ struct DeliveryPassTests {
         #expect(try await delivery.deliverDue() == 30)
         #expect(try await delivery.deliverDue() == 0)
         #expect(try uuids().count == 30 && Set(try uuids()).count == 30)
-        #expect(try await store.notifications().allSatisfy { $0.sendAttempts.count == 1 && !$0.delivered })
+        #expect(try await store.world(AppStore.defaultWorld).notifications().allSatisfy { $0.sendAttempts.count == 1 && !$0.delivered })
 
         // An hour later the receiver answers 200: one more attempt each, all delivered.
         receiver.status.withLock { $0 = 200 }
@@ -36,7 +36,7 @@ struct DeliveryPassTests {
         #expect(try await delivery.drain() == 30)
         let sent = try uuids()
         #expect(sent.count == 60 && Set(sent).count == 30)
-        let rows = try await store.notifications()
+        let rows = try await store.world(AppStore.defaultWorld).notifications()
         #expect(rows.count == 30 && rows.allSatisfy { $0.delivered && $0.sendAttempts.map(\.sendAttemptResult) == ["UNSUCCESSFUL_HTTP_RESPONSE_CODE", "SUCCESS"] })
         await receiver.stop()
         await delivery.shutdown()

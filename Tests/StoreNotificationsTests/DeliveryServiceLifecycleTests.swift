@@ -14,13 +14,13 @@ import Testing
     @Test(.timeLimit(.minutes(1))) func servicesDeliverInTheGroupAndStopOnGracefulShutdown() async throws {
         let store = try await makeNotificationStore(environment: .sandbox)
         let receiver = try await TestReceiver.start()
-        _ = try await store.setNotificationURL(receiver.url, bundleId: notificationBundle)
+        _ = try await store.world(AppStore.defaultWorld).setNotificationURL(receiver.url, bundleId: notificationBundle)
         let delivery = NotificationDeliveryService(store: store, configuration: .init(timeoutSeconds: 2, pollIntervalSeconds: 0.2))
         let group = ServiceGroup(configuration: .init(
             services: [delivery, RetentionPerformanceTestRunner(store: store)], logger: Logger(label: "test")))
         let running = Task { try await group.run() }
 
-        _ = try await store.purchase(PurchaseRequest(bundleId: notificationBundle, productId: "test.monthly", customer: "ana"))
+        _ = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: notificationBundle, productId: "test.monthly", customer: "ana"))
         let verifier = try JWSVerifier(rootCertificateDER: store.authority.rootDER)
         while try receiver.notifications(verifier: verifier).isEmpty { try await Task.sleep(for: .milliseconds(20)) }
         #expect(try receiver.notifications(verifier: verifier).map(name) == ["SUBSCRIBED/INITIAL_BUY"])

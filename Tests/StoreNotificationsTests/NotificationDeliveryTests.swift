@@ -19,7 +19,7 @@ struct NotificationDeliveryTests {
     }
 
     func buy(_ store: AppStore, _ product: String, _ customer: String = "jane") async throws -> TransactionPayload {
-        try await store.purchase(PurchaseRequest(bundleId: notificationBundle, productId: product, customer: customer)).transaction!.payload
+        try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: notificationBundle, productId: product, customer: customer)).transaction!.payload
     }
 
     func history(_ store: AppStore, _ body: [String: Any]) async throws -> [(payload: [String: Any], attempts: [NotificationSummary.SendAttempt])] {
@@ -42,21 +42,21 @@ struct NotificationDeliveryTests {
         let store = try await makeNotificationStore(environment: .sandbox)
         let receiver = try await TestReceiver.start()
         let delivery = NotificationDeliveryService(store: store, configuration: .init(timeoutSeconds: 2, concurrency: 1))
-        _ = try await store.setNotificationURL(receiver.url, bundleId: notificationBundle)
+        _ = try await store.world(AppStore.defaultWorld).setNotificationURL(receiver.url, bundleId: notificationBundle)
 
         let monthly = try await buy(store, "test.monthly")
         try await delivery.drain()
         _ = try await store.advanceTime(world, byMs: 8 * dayMs)                      // the free week ends: renewal
         try await delivery.drain()
-        _ = try await store.setAutoRenew(transactionId: monthly.originalTransactionId, enabled: false)
+        _ = try await store.world(AppStore.defaultWorld).setAutoRenew(transactionId: monthly.originalTransactionId, enabled: false)
         _ = try await store.advanceTime(world, byMs: 32 * dayMs)                     // the paid month ends
         try await delivery.drain()
         let seeds = try await buy(store, "test.seeds")
-        let request = try await store.requestRefund(transactionId: seeds.transactionId, reason: "UNINTENDED_PURCHASE")
-        _ = try await store.decideRefund(requestId: request.id, grant: false)
-        let again = try await store.requestRefund(transactionId: seeds.transactionId, reason: "FULFILLMENT_ISSUE")
-        _ = try await store.decideRefund(requestId: again.id, grant: true)
-        _ = try await store.reverseRefund(transactionId: seeds.transactionId)
+        let request = try await store.world(AppStore.defaultWorld).requestRefund(transactionId: seeds.transactionId, reason: "UNINTENDED_PURCHASE")
+        _ = try await store.world(AppStore.defaultWorld).decideRefund(requestId: request.id, grant: false)
+        let again = try await store.world(AppStore.defaultWorld).requestRefund(transactionId: seeds.transactionId, reason: "FULFILLMENT_ISSUE")
+        _ = try await store.world(AppStore.defaultWorld).decideRefund(requestId: again.id, grant: true)
+        _ = try await store.world(AppStore.defaultWorld).reverseRefund(transactionId: seeds.transactionId)
         let token = try await store.requestTestNotification(caller: caller(store)).testNotificationToken
         try await delivery.drain()
 
@@ -96,7 +96,7 @@ struct NotificationDeliveryTests {
         let store = try await makeNotificationStore(environment: .production)
         let receiver = try await TestReceiver.start()
         let delivery = NotificationDeliveryService(store: store, configuration: .init(timeoutSeconds: 0.5))
-        _ = try await store.setNotificationURL(receiver.url, bundleId: notificationBundle, environment: "Production")
+        _ = try await store.world(AppStore.defaultWorld).setNotificationURL(receiver.url, bundleId: notificationBundle, environment: "Production")
         let t0 = try await store.nowMs(world)
 
         _ = try await buy(store, "test.seeds")                     // delivered before the outage
@@ -108,7 +108,7 @@ struct NotificationDeliveryTests {
         try await delivery.drain()
         _ = try await store.advanceTime(world, byMs: dayMs)
         try await delivery.drain()
-        _ = try await store.setAutoRenew(transactionId: yearly.transactionId, enabled: false)   // at t0 + 1 day
+        _ = try await store.world(AppStore.defaultWorld).setAutoRenew(transactionId: yearly.transactionId, enabled: false)   // at t0 + 1 day
         for _ in 1...6 {
             try await delivery.drain()
             _ = try await store.advanceTime(world, byMs: dayMs)
@@ -130,7 +130,7 @@ struct NotificationDeliveryTests {
         try await delivery.drain()
         let verifier = try JWSVerifier(rootCertificateDER: store.authority.rootDER)
         let got = try receiver.notifications(verifier: verifier)
-        let states = try await store.notifications().map(\.sendAttempts)
+        let states = try await store.world(AppStore.defaultWorld).notifications().map(\.sendAttempts)
         #expect(got.map(name) == ["ONE_TIME_CHARGE", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED"], "\(states)")
         guard got.count == 2 else { await receiver.stop(); await delivery.shutdown(); return }
         // The retry carries the same notification: same UUID and content as history shows.
@@ -152,13 +152,13 @@ struct NotificationDeliveryTests {
         let receiver = try await TestReceiver.start()
         receiver.status.withLock { $0 = 503 }
         let delivery = NotificationDeliveryService(store: store)
-        _ = try await store.setNotificationURL(receiver.url, bundleId: notificationBundle)
+        _ = try await store.world(AppStore.defaultWorld).setNotificationURL(receiver.url, bundleId: notificationBundle)
         let t0 = try await store.nowMs(world)
         _ = try await buy(store, "test.history")
         try await delivery.drain()
         _ = try await store.advanceTime(world, byMs: 7 * dayMs)
         try await delivery.drain()
-        let rows = try await store.notifications()
+        let rows = try await store.world(AppStore.defaultWorld).notifications()
         #expect(rows.count == 1)
         #expect(rows[0].sendAttempts == [.init(attemptDate: t0, sendAttemptResult: "UNSUCCESSFUL_HTTP_RESPONSE_CODE")])
         #expect(rows[0].nextAttemptDate == nil && !rows[0].delivered)
@@ -166,7 +166,7 @@ struct NotificationDeliveryTests {
         receiver.status.withLock { $0 = 206 }
         _ = try await buy(store, "test.seeds")
         try await delivery.drain()
-        #expect(try await store.notifications().last?.delivered == true)
+        #expect(try await store.world(AppStore.defaultWorld).notifications().last?.delivered == true)
         await receiver.stop()
         await delivery.shutdown()
     }
@@ -198,7 +198,7 @@ struct NotificationDeliveryTests {
         await #expect(throws: ServerAPIError.testNotificationNotFound) { try await store.testNotificationStatus(token: UUID().uuidString, caller: c) }
 
         // Pages of 20 with a token, filtered by type and subtype.
-        _ = try await store.setNotificationURL("http://127.0.0.1:9/none", bundleId: notificationBundle)
+        _ = try await store.world(AppStore.defaultWorld).setNotificationURL("http://127.0.0.1:9/none", bundleId: notificationBundle)
         for index in 0..<25 { _ = try await buy(store, "test.seeds", "c\(index)") }
         _ = try await buy(store, "test.yearly", "sub")
         let body: [String: Any] = ["startDate": now - 1, "endDate": now + 1]
@@ -217,19 +217,19 @@ struct NotificationDeliveryTests {
         let path = TemporaryFolder.make("notify").appendingPathComponent("store.sqlite").path
         let store = try await makeNotificationStore(environment: .production, path: path)
         _ = try await buy(store, "test.seeds", "early")
-        #expect(try await store.notifications().isEmpty)
-        _ = try await store.setNotificationURL("http://127.0.0.1:9/none", bundleId: notificationBundle, environment: "Production")
+        #expect(try await store.world(AppStore.defaultWorld).notifications().isEmpty)
+        _ = try await store.world(AppStore.defaultWorld).setNotificationURL("http://127.0.0.1:9/none", bundleId: notificationBundle, environment: "Production")
         _ = try await buy(store, "test.seeds", "late")
         await store.shutdown()
         await store.close()
 
         let reopened = try await makeNotificationStore(environment: .production, path: path)
         let receiver = try await TestReceiver.start()
-        _ = try await reopened.setNotificationURL(receiver.url, bundleId: notificationBundle, environment: "Production")
+        _ = try await reopened.world(AppStore.defaultWorld).setNotificationURL(receiver.url, bundleId: notificationBundle, environment: "Production")
         let delivery = NotificationDeliveryService(store: reopened)
         try await delivery.drain()
         #expect(receiver.received.withLock { $0.count } == 1)
-        #expect(try await reopened.notifications().map(\.delivered) == [true])
+        #expect(try await reopened.world(AppStore.defaultWorld).notifications().map(\.delivered) == [true])
         await receiver.stop()
         await delivery.shutdown()
     }

@@ -23,8 +23,8 @@ struct RefusedConnectionTests {
         // A timeout far longer than the test's own bound: an attempt that waited for it would
         // never be recorded before the bound below.
         let delivery = NotificationDeliveryService(store: store, configuration: .init(timeoutSeconds: 600))
-        _ = try await store.setNotificationURL(receiverURL, bundleId: notificationBundle)
-        _ = try await store.purchase(PurchaseRequest(bundleId: notificationBundle, productId: "test.seeds", customer: "jane"))
+        _ = try await store.world(AppStore.defaultWorld).setNotificationURL(receiverURL, bundleId: notificationBundle)
+        _ = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: notificationBundle, productId: "test.seeds", customer: "jane"))
 
         let drained = try await withThrowingTaskGroup(of: Bool.self) { group in
             group.addTask { _ = try await delivery.drain(); return true }
@@ -34,7 +34,7 @@ struct RefusedConnectionTests {
             return first
         }
         #expect(drained, "the attempt was still waiting after 60 s: the refusal was not seen as one")
-        let rows = try await store.notifications()
+        let rows = try await store.world(AppStore.defaultWorld).notifications()
         #expect(rows.count == 1)
         #expect(rows.first?.sendAttempts.map(\.sendAttemptResult) == ["SOCKET_ISSUE"])
         await delivery.shutdown()

@@ -61,13 +61,13 @@ import Testing
             let store = server.store, world = "forms", bundle = Self.bundle
             _ = try await store.createWorld(world, rate: .multiplier(0))
             func buy(_ product: String, _ customer: String) async throws -> PurchaseOutcome {
-                try await store.purchase(PurchaseRequest(world: world, bundleId: bundle, productId: product, customer: customer))
+                try await store.world(world).purchase(PurchaseRequest(bundleId: bundle, productId: product, customer: customer))
             }
             func status(_ customer: String) async throws -> SubscriptionStatusItem {
-                try #require(try await store.subscriptionStatuses(bundleId: bundle, customer: customer, world: world).first)
+                try #require(try await store.world(world).subscriptionStatuses(bundleId: bundle, customer: customer).first)
             }
             func transaction(_ id: String, of customer: String = "cora") async throws -> TransactionPayload {
-                try #require(try await store.customerHistory(bundleId: bundle, customer: customer, world: world, limit: 100).transactions
+                try #require(try await store.world(world).customerHistory(bundleId: bundle, customer: customer, limit: 100).transactions
                     .first { $0.payload.transactionId == id }?.payload)
             }
             let page = "/manage/customer?world=\(world)&id=cora&app=\(bundle)"
@@ -102,13 +102,13 @@ import Testing
 
             // The app transaction's version, a message, Family Sharing.
             try await post(server, page, "app-version", typed: [("originalApplicationVersion", "1.2")])
-            #expect(try await store.existingAppTransaction(bundleId: bundle, customer: "cora", world: world)?.payload.originalApplicationVersion == "1.2")
+            #expect(try await store.world(world).existingAppTransaction(bundleId: bundle, customer: "cora")?.payload.originalApplicationVersion == "1.2")
             try await post(server, page, "message", typed: [("reason", "billingIssue")])
-            #expect(try await store.allMessages(bundleId: bundle, customer: "cora", world: world).map(\.reason) == [.billingIssue])
+            #expect(try await store.world(world).allMessages(bundleId: bundle, customer: "cora").map(\.reason) == [.billingIssue])
             try await post(server, page, "family-join", typed: [("group", "fam")])
-            #expect(try await store.family(of: "cora", world: world).group == "fam")
+            #expect(try await store.world(world).family(of: "cora").group == "fam")
             try await post(server, page, "family-leave")
-            #expect(try await store.family(of: "cora", world: world).group == nil)
+            #expect(try await store.world(world).family(of: "cora").group == nil)
             try await post(server, page, "expire")
             #expect(try await status("cora").status == .expired)
 
@@ -119,12 +119,12 @@ import Testing
             try await post(server, page, "approve")
             #expect(try await buy("p.seeds", "cora").status == "pending")
             try await post(server, page, "decline")
-            #expect(try await store.pendingPurchases(world: world).isEmpty)
+            #expect(try await store.world(world).pendingPurchases().isEmpty)
             try await post(server, settings, "switches", typed: [("askToBuy", "off"), ("interruptedPurchases", "on")])
             #expect(try await buy("p.seeds", "cora").status == "interrupted")
-            let count = try await store.customerHistory(bundleId: bundle, customer: "cora", world: world).total
-            try await post(server, page, "resolve", matching: ["id": try #require(try await store.pendingPurchases(world: world).first?.id)])
-            #expect(try await store.customerHistory(bundleId: bundle, customer: "cora", world: world).total == count + 1, "the resolved purchase completes")
+            let count = try await store.world(world).customerHistory(bundleId: bundle, customer: "cora").total
+            try await post(server, page, "resolve", matching: ["id": try #require(try await store.world(world).pendingPurchases().first?.id)])
+            #expect(try await store.world(world).customerHistory(bundleId: bundle, customer: "cora").total == count + 1, "the resolved purchase completes")
             try await post(server, settings, "switches", typed: [("interruptedPurchases", "off"), ("failRenewals", "on")])
             try await post(server, settings, "simulated-error", matching: ["api": "Purchase"], typed: [("error", "networkError")])
             #expect(try await store.worldInfo(world).settings.simulatedErrors["Purchase"] == "networkError")
@@ -141,16 +141,16 @@ import Testing
             // Notifications: a URL per environment, a TEST notification.
             let notifications = "/manage/notifications?world=\(world)&app=\(bundle)"
             try await post(server, notifications, "notification-url", matching: ["environment": "Sandbox"], typed: [("url", "http://127.0.0.1:9/hook")])
-            let urls = try await store.notificationURLs(bundleId: bundle, world: world)
+            let urls = try await store.world(world).notificationURLs(bundleId: bundle)
             #expect(urls.sandboxURL == "http://127.0.0.1:9/hook")
             try await post(server, notifications, "test-notification")
-            #expect(try await store.notificationLog(world: world, type: "TEST").count == 1)
+            #expect(try await store.world(world).notificationLog(type: "TEST").count == 1)
 
             // Clear transactions, then reset and delete the world.
             try await post(server, page, "clear")
-            #expect(try await store.customerHistory(bundleId: bundle, customer: "cora", world: world).total == 0)
+            #expect(try await store.world(world).customerHistory(bundleId: bundle, customer: "cora").total == 0)
             try await post(server, "/manage?world=\(world)", "reset-world", matching: ["world": world])
-            #expect(try await store.customerHistory(bundleId: bundle, customer: "dora", world: world).total == 0)
+            #expect(try await store.world(world).customerHistory(bundleId: bundle, customer: "dora").total == 0)
             try await post(server, "/manage?world=\(world)", "delete-world", matching: ["world": world])
             #expect(await store.listWorlds().allSatisfy { $0.id != world })
         }

@@ -100,7 +100,7 @@ import Testing
             #expect(done.contains("world=qa-1") && done.contains("notice="))
             let customer = try await send(server, .GET, "/manage/customer?world=qa-1&id=ana&app=\(Self.bundle)")
             #expect(customer.status == 200)
-            let renewals = try await server.store.customerHistory(bundleId: Self.bundle, customer: "ana", world: "qa-1")
+            let renewals = try await server.store.world("qa-1").customerHistory(bundleId: Self.bundle, customer: "ana")
             #expect(renewals.total >= 2, "a month later the subscription has renewed")
             let latest = try #require(renewals.transactions.first?.payload)
             #expect(latest.transactionId != first && latest.originalTransactionId == first)
@@ -111,14 +111,14 @@ import Testing
             let refund: [(String, String)] = [("action", "refund"), ("transactionId", latest.transactionId)]
             let ask = try await act(server, refund, world: "qa-1")
             #expect(ask.status == 200 && ask.body.contains("Are you sure?") && ask.body.contains("name=\"confirmed\" value=\"yes\""))
-            #expect(try await server.store.customerHistory(bundleId: Self.bundle, customer: "ana", world: "qa-1").transactions.first?.payload.revocationDate == nil,
+            #expect(try await server.store.world("qa-1").customerHistory(bundleId: Self.bundle, customer: "ana").transactions.first?.payload.revocationDate == nil,
                     "nothing happens before the confirmation")
             let refunded = try await act(server, refund + [("confirmed", "yes")], world: "qa-1")
             #expect(refunded.status == 303 && refunded.location?.contains("notice=") == true)
             #expect(refunded.headers.first(name: "X-OpenStore-Result") == "done")
-            let after = try await server.store.customerHistory(bundleId: Self.bundle, customer: "ana", world: "qa-1")
+            let after = try await server.store.world("qa-1").customerHistory(bundleId: Self.bundle, customer: "ana")
             #expect(after.transactions.first { $0.payload.transactionId == latest.transactionId }?.payload.revocationDate != nil)
-            let events = try await server.store.events(world: "qa-1")
+            let events = try await server.store.world("qa-1").events()
             #expect(events.contains { $0.type == "REFUND" && $0.transactionId.map(String.init) == latest.transactionId })
             let log = try await send(server, .GET, "/manage/events?world=qa-1")
             #expect(log.body.contains("REFUND"))
@@ -134,10 +134,10 @@ import Testing
             #expect(try await act(server, [("action", "pause")], world: "clock").status == 303)
             let paused = try await server.store.worldInfo("clock")
             #expect(paused.clockSpeed == 0)
-            #expect(try await server.store.nowMs("clock") == paused.nowMs, "a paused clock stands still")
+            #expect(try await server.store.world("clock").nowMs() == paused.nowMs, "a paused clock stands still")
             #expect(try await send(server, .GET, "/manage/world?world=clock").body.contains("Resume clock"))
             _ = try await finishAdvance(server, try await act(server, [("action", "advance"), ("duration", "P1D")], world: "clock"))
-            #expect(try await server.store.nowMs("clock") == paused.nowMs + 86_400_000, "advances still move a paused clock")
+            #expect(try await server.store.world("clock").nowMs() == paused.nowMs + 86_400_000, "advances still move a paused clock")
             #expect(try await act(server, [("action", "resume")], world: "clock").status == 303)
             #expect(try await server.store.worldInfo("clock").rate == TimeRate.apple(.oneSecondIsOneDay).description)
             #expect(try await act(server, [("action", "rate"), ("rate", ""), ("multiplier", "720x")], world: "clock").status == 303)
@@ -149,7 +149,7 @@ import Testing
         try await withServer { server in
             #expect(try await act(server, [("action", "save-customer"), ("customer", Self.hostile)]).status == 303)
             _ = try await purchase(server, "p.guide", Self.hostile)
-            _ = try await server.store.joinFamily(customer: Self.hostile, group: "<svg onload=alert(2)>")
+            _ = try await server.store.world(AppStore.defaultWorld).joinFamily(customer: Self.hostile, group: "<svg onload=alert(2)>")
             let query = FormEncoding.query([("id", Self.hostile), ("q", "<img"), ("type", "<x>"), ("customer", Self.hostile),
                                             ("notice", "<script>alert(3)</script>")])
             for path in ["/manage/customers", "/manage/customer", "/manage/notifications", "/manage/events", "/manage/world"] {
@@ -194,19 +194,19 @@ import Testing
         try await withServer { server in
             let created = try await act(server, [("action", "create-key"), ("app", Self.bundle)])
             #expect(created.status == 200 && created.body.contains("BEGIN PRIVATE KEY") && created.body.contains("download=\"AuthKey_"))
-            let keys = try await server.store.apiKeys()
+            let keys = try await server.store.world(AppStore.defaultWorld).apiKeys()
             let key = try #require(keys.first)
             let list = try await send(server, .GET, "/manage/keys")
             #expect(list.body.contains(key.keyId) && !list.body.contains("BEGIN PRIVATE KEY"), "the private key is never shown again")
             #expect(try await act(server, [("action", "revoke-key"), ("keyId", key.keyId), ("confirmed", "yes")]).status == 303)
-            #expect(try await server.store.apiKeys().isEmpty)
+            #expect(try await server.store.world(AppStore.defaultWorld).apiKeys().isEmpty)
         }
     }
 
     @Test func aRevokedKeyIsRefusedByTheServerAPI() async throws {
         try await withServer { server in
             let bought = try #require(try await purchase(server, "p.guide", "ana")["transactionId"] as? String)
-            let generated = try await server.store.createAPIKey(bundleId: Self.bundle)
+            let generated = try await server.store.world(AppStore.defaultWorld).createAPIKey(bundleId: Self.bundle)
             let token = try APITokenSigner(generated: generated).token(options: .swift)
             let path = "/inApps/v1/transactions/\(bought)"
             let before = try await send(server, .GET, path, headers: [("Authorization", "Bearer \(token)")])
@@ -275,7 +275,7 @@ import Testing
             #expect(charts.body.components(separatedBy: "role=\"img\"").count - 1 == 3, "each chart is one image with a spoken summary")
             #expect(charts.body.contains("Revenue over") && charts.body.contains("0.99 USD"))
             #expect(charts.body.contains("<summary>Active subscriptions and renewals per day: the numbers</summary>"))
-            let figures = try await server.store.dashboardFigures()
+            let figures = try await server.store.world(AppStore.defaultWorld).dashboardFigures()
             #expect(figures.days.last?.activeSubscriptions == 1)
             #expect(figures.revenue.first { $0.currency == "USD" }?.perDay.last == 990, "the consumable's 0.99; the trial is free")
             let customer = try await send(server, .GET, "/manage/customer?id=jane")
@@ -292,7 +292,7 @@ import Testing
             let store = server.store
             _ = try await store.createWorld("runs", rate: .multiplier(0))
             func buy(_ customer: String) async throws -> String {
-                let outcome = try await store.purchase(PurchaseRequest(world: "runs", bundleId: Self.bundle, productId: "p.gold", customer: customer))
+                let outcome = try await store.world("runs").purchase(PurchaseRequest(bundleId: Self.bundle, productId: "p.gold", customer: customer))
                 return try #require(outcome.transaction?.payload.transactionId)
             }
             func page(_ customer: String) async throws -> String {
@@ -303,7 +303,7 @@ import Testing
             // Renewals back to back: one run holding every period.
             let first = try await buy("rita")
             _ = try await store.advanceTime("runs", by: try DurationParser.parse("P3M"))
-            var history = try await store.customerHistory(bundleId: Self.bundle, customer: "rita", world: "runs", limit: 100)
+            var history = try await store.world("runs").customerHistory(bundleId: Self.bundle, customer: "rita", limit: 100)
             #expect(history.total >= 4, "the trial and three monthly renewals")
             #expect(history.runs.count == 1)
             #expect(history.runs.first?.periods == history.total && history.runs.first?.firstId == Int64(first))
@@ -311,9 +311,9 @@ import Testing
             // Pages of the history are slices of it, newest purchase first; past the end, an empty page and the total.
             let ids = history.transactions.map(\.payload.transactionId)
             #expect(history.transactions.map(\.payload.purchaseDate) == history.transactions.map(\.payload.purchaseDate).sorted(by: >))
-            let slice = try await store.customerHistory(bundleId: Self.bundle, customer: "rita", world: "runs", offset: 1, limit: 2)
+            let slice = try await store.world("runs").customerHistory(bundleId: Self.bundle, customer: "rita", offset: 1, limit: 2)
             #expect(slice.transactions.map(\.payload.transactionId) == Array(ids[1...2]) && slice.total == history.total && slice.offset == 1)
-            let past = try await store.customerHistory(bundleId: Self.bundle, customer: "rita", world: "runs", offset: 50, limit: 10)
+            let past = try await store.world("runs").customerHistory(bundleId: Self.bundle, customer: "rita", offset: 50, limit: 10)
             #expect(past.transactions.isEmpty && past.total == history.total && past.offset == history.total)
             var body = try await page("rita")
             #expect(body.contains("aria-label=\"Timeline: \(history.total) periods from"))
@@ -324,8 +324,8 @@ import Testing
 
             // The latest period refunded: a revoked run of its own after the others.
             let latest = try #require(history.transactions.first?.payload.transactionId)
-            _ = try await store.refund(transactionId: latest, world: "runs")
-            history = try await store.customerHistory(bundleId: Self.bundle, customer: "rita", world: "runs", limit: 100)
+            _ = try await store.world("runs").refund(transactionId: latest)
+            history = try await store.world("runs").customerHistory(bundleId: Self.bundle, customer: "rita", limit: 100)
             #expect(history.runs.map(\.periods) == [history.total - 1, 1])
             #expect(history.runs.last?.revokedMs != nil && history.runs.last?.firstId == Int64(latest))
             body = try await page("rita")
@@ -333,15 +333,15 @@ import Testing
             #expect(body.contains("class=\"mg-bar-revoked\""))
 
             // Billing retry after the trial: drawn after the last period, then a recovery starts a new run.
-            _ = try await store.setSwitches(SessionSwitches(failRenewals: true), world: "runs")
+            _ = try await store.world("runs").setSwitches(SessionSwitches(failRenewals: true))
             let second = try await buy("bill")
             _ = try await store.advanceTime("runs", by: try DurationParser.parse("P10D"))
             body = try await page("bill")
             #expect(body.contains("; in billing retry since"), "the timeline says the subscription is in billing retry")
             #expect(body.contains("class=\"mg-bar-fail\"") && body.contains("<title>Billing retry since"))
-            _ = try await store.setSwitches(SessionSwitches(failRenewals: false), world: "runs")
-            _ = try await store.resolveIssue(second, world: "runs")
-            history = try await store.customerHistory(bundleId: Self.bundle, customer: "bill", world: "runs", limit: 100)
+            _ = try await store.world("runs").setSwitches(SessionSwitches(failRenewals: false))
+            _ = try await store.world("runs").resolveIssue(second)
+            history = try await store.world("runs").customerHistory(bundleId: Self.bundle, customer: "bill", limit: 100)
             #expect(history.runs.count == 2, "the recovered period starts after a gap: \(history.runs)")
             if history.runs.count == 2 { #expect(history.runs[1].startMs > history.runs[0].endMs) }
             body = try await page("bill")

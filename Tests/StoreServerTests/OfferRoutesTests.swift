@@ -22,8 +22,8 @@ let offerRoutesCatalogJSON = fixtureCatalog("offer-routes")
         try await withServer { server in
             let first = try await server.json(.POST, purchases, ["productId": "r.plus", "customer": "ann"])
             let id = try #require((first.json["transaction"] as? [String: Any])?["transactionId"] as? String)
-            _ = try await server.store.expireSubscription(transactionId: id)
-            let key = try await server.store.createAPIKey(bundleId: Self.bundle)
+            _ = try await server.store.world(AppStore.defaultWorld).expireSubscription(transactionId: id)
+            let key = try await server.store.world(AppStore.defaultWorld).createAPIKey(bundleId: Self.bundle)
             let nonce = UUID()
             let timestamp = Int64(Date().timeIntervalSince1970 * 1000)
             let signature = try PromotionalOfferSignature.sign(
@@ -36,7 +36,7 @@ let offerRoutesCatalogJSON = fixtureCatalog("offer-routes")
             #expect((answer.json["transaction"] as? [String: Any])?["offerIdentifier"] as? String == "promo")
 
             // Replayed: Apple's error name, 400.
-            _ = try await server.store.expireSubscription(
+            _ = try await server.store.world(AppStore.defaultWorld).expireSubscription(
                 transactionId: try #require((answer.json["transaction"] as? [String: Any])?["transactionId"] as? String))
             let replay = try await server.json(.POST, purchases, ["productId": "r.plus", "customer": "ann", "promotionalOffer": offer])
             #expect(replay.status == 400 && replay.json["error"] as? String == "invalidOfferSignature")
@@ -85,7 +85,7 @@ let offerRoutesCatalogJSON = fixtureCatalog("offer-routes")
 
             let sonEntitlements = "/storekit/v1/apps/\(Self.bundle)/customers/son/entitlements"
             #expect((try await server.request(.GET, sonEntitlements).json["signedTransactions"] as? [String])?.count == 1)
-            _ = try await server.store.refund(transactionId: id)
+            _ = try await server.store.world(AppStore.defaultWorld).refund(transactionId: id)
             #expect((try await server.request(.GET, sonEntitlements).json["signedTransactions"] as? [String])?.count == 0)
 
             let left = try await server.request(.DELETE, family("son"))

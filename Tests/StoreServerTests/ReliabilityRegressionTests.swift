@@ -52,7 +52,7 @@ import Testing
     @Test func aKeyOfADeletedWorldIsUnauthenticated() async throws {
         try await withServer { server in
             _ = try await server.store.createWorld("doomed")
-            let signer = try APITokenSigner(generated: try await server.store.createAPIKey(bundleId: Self.bundle, world: "doomed"))
+            let signer = try APITokenSigner(generated: try await server.store.world("doomed").createAPIKey(bundleId: Self.bundle))
             func call() async throws -> Int {
                 var request = HTTPClientRequest(url: server.base + "/inApps/v1/transactions/2000000000000001")
                 request.headers.add(name: "Authorization", value: "Bearer " + signer.token())

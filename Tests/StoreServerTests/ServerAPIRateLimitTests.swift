@@ -12,7 +12,7 @@ import Testing
         try await LiveServer.with(apps: [try app()], serverAPIRateLimit: 2) { limited in
             try await LiveServer.with(apps: [try app()]) { open in
                 func codes(_ server: LiveServer) async throws -> [Int] {
-                    let signer = try APITokenSigner(generated: try await server.store.createAPIKey(bundleId: ServerAPITests.bundle))
+                    let signer = try APITokenSigner(generated: try await server.store.world(AppStore.defaultWorld).createAPIKey(bundleId: ServerAPITests.bundle))
                     var codes: [Int] = []
                     for _ in 0..<4 {
                         let answer = try await server.request(.GET, "/inApps/v1/notifications/test/nope", headers: [

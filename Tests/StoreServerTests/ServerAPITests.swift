@@ -42,7 +42,7 @@ import Testing
         try await LiveServer.with(apps: [
             try StoreApp(bundleId: Self.bundle, appAppleId: 77, environment: .sandbox, name: "API", catalogJSON: catalogJSON),
         ]) { server in
-            let generated = try await server.store.createAPIKey(bundleId: Self.bundle)
+            let generated = try await server.store.world(AppStore.defaultWorld).createAPIKey(bundleId: Self.bundle)
             let signer = try APITokenSigner(generated: generated)
             var ids: [String] = []
             for product in ["t.seeds", "t.history", "t.seeds", "t.plus"] {

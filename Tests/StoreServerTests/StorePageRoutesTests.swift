@@ -129,9 +129,9 @@ struct CustomBuyStyle: ProductViewStyle {
             #expect(answer.headers.first(name: "X-OpenStore-Result") == "purchased")
             #expect(answer.location.hasPrefix("/store/shop?customer=ann&world=default&notice="))
             #expect(answer.redirectQuery["notice"] == "Purchase complete: \u{2068}Seeds\u{2069}", "the name is bidi-isolated")
-            let all = try await server.store.transactions(bundleId: Self.bundle, customer: "ann", scope: .all)
+            let all = try await server.store.world(AppStore.defaultWorld).transactions(bundleId: Self.bundle, customer: "ann", scope: .all)
             #expect(all.map(\.payload.productId) == ["p.seeds"])
-            let events = try await server.store.events()
+            let events = try await server.store.world(AppStore.defaultWorld).events()
             #expect(events.contains { $0.type == "ONE_TIME_CHARGE" && $0.customer == "ann" })
             let shown = try await get(client, server, answer.location)
             #expect(shown.body.contains("Purchase complete: \u{2068}Seeds\u{2069}"))
@@ -160,12 +160,12 @@ struct CustomBuyStyle: ProductViewStyle {
 
     @Test func simulatedPurchaseErrorAndAskToBuy() async throws {
         try await withServer { server, client in
-            _ = try await server.store.setSimulatedError(api: "Purchase", error: "networkError")
+            _ = try await server.store.world(AppStore.defaultWorld).setSimulatedError(api: "Purchase", error: "networkError")
             let failed = try await post(client, server, "/store/shop/actions?customer=cy", "action=purchase:p.guide")
             #expect(failed.status == 303 && failed.headers.first(name: "X-OpenStore-Result") == "failed")
             #expect(failed.redirectQuery["error"]?.contains("simulated StoreKit error") == true)
-            _ = try await server.store.setSimulatedError(api: "Purchase", error: nil)
-            _ = try await server.store.setSwitches(SessionSwitches(askToBuy: true))
+            _ = try await server.store.world(AppStore.defaultWorld).setSimulatedError(api: "Purchase", error: nil)
+            _ = try await server.store.world(AppStore.defaultWorld).setSwitches(SessionSwitches(askToBuy: true))
             let pending = try await post(client, server, "/store/shop/actions?customer=cy", "action=purchase:p.guide")
             #expect(pending.headers.first(name: "X-OpenStore-Result") == "pending")
             #expect(pending.redirectQuery["notice"]?.contains("waiting for approval") == true)
@@ -182,7 +182,7 @@ struct CustomBuyStyle: ProductViewStyle {
             _ = try await post(client, server, "/store/shop/actions?customer=di", "action=purchase:p.guide")
             let restore = try await post(client, server, "/store/plans/actions?customer=di", "action=restore")
             #expect(restore.redirectQuery["notice"] == "Purchases restored (1 transaction)")
-            _ = try await server.store.setSimulatedError(api: "App Store Sync", error: "networkError")
+            _ = try await server.store.world(AppStore.defaultWorld).setSimulatedError(api: "App Store Sync", error: "networkError")
             let refused = try await post(client, server, "/store/plans/actions?customer=di", "action=restore")
             #expect(refused.redirectQuery["error"]?.hasPrefix("Restore failed") == true)
 
@@ -198,11 +198,11 @@ struct CustomBuyStyle: ProductViewStyle {
 
     @Test func redeemingAnOfferCodeSubscribesAndThePageShowsIt() async throws {
         try await withServer { server, client in
-            _ = try await server.store.createOfferCodes(.init(offer: "FREEMONTH", codes: ["BIRDS26"]), bundleId: Self.bundle)
+            _ = try await server.store.world(AppStore.defaultWorld).createOfferCodes(.init(offer: "FREEMONTH", codes: ["BIRDS26"]), bundleId: Self.bundle)
             let redeemed = try await post(client, server, "/store/plans/actions?customer=ro", "action=redeem&code=BIRDS26")
             #expect(redeemed.status == 303 && redeemed.headers.first(name: "X-OpenStore-Result") == "redeemed")
             #expect(redeemed.redirectQuery["notice"] == "Offer code redeemed: \u{2068}Silver\u{2069}")
-            let entitled = try await server.store.transactions(bundleId: Self.bundle, customer: "ro", scope: .entitlements)
+            let entitled = try await server.store.world(AppStore.defaultWorld).transactions(bundleId: Self.bundle, customer: "ro", scope: .entitlements)
             #expect(entitled.map(\.payload.productId) == ["p.silver"])
             #expect(try await get(client, server, redeemed.location).body.contains("Current Plan"))
         }
@@ -219,7 +219,7 @@ struct CustomBuyStyle: ProductViewStyle {
             let match = try #require(page.body.firstMatch(of: /name="action" value="(a\d+)"[^>]*>Custom buy/))
             let custom = try await post(client, server, "/store/custom/actions?customer=ed", "action=\(match.1)")
             #expect(custom.headers.first(name: "X-OpenStore-Result") == "purchased")
-            #expect(try await server.store.transactions(bundleId: Self.bundle, customer: "ed", scope: .entitlements)
+            #expect(try await server.store.world(AppStore.defaultWorld).transactions(bundleId: Self.bundle, customer: "ed", scope: .entitlements)
                 .map(\.payload.productId) == ["p.guide"])
         }
     }
@@ -234,7 +234,7 @@ struct CustomBuyStyle: ProductViewStyle {
             #expect(page.body.contains("value=\"&lt;script&gt;x()&lt;/script&gt;&quot;&#39;&amp;\""))
             let bought = try await post(client, server, "/store/shop/actions?customer=\(encoded)", "action=purchase:p.seeds")
             #expect(bought.status == 303 && bought.location.hasPrefix("/store/shop?customer=%3Cscript%3Ex%28%29%3C%2Fscript%3E%22%27%26&"))
-            #expect(try await server.store.transactions(bundleId: Self.bundle, customer: name, scope: .all).count == 1)
+            #expect(try await server.store.world(AppStore.defaultWorld).transactions(bundleId: Self.bundle, customer: name, scope: .all).count == 1)
         }
     }
 
@@ -249,7 +249,7 @@ struct CustomBuyStyle: ProductViewStyle {
             #expect(otherPort.status == 403)
             let opaque = try await post(client, server, "/store/shop/actions?customer=fi", "action=purchase:p.seeds", headers: [("Origin", "null")])
             #expect(opaque.status == 403)
-            #expect(try await server.store.transactions(bundleId: Self.bundle, customer: "fi", scope: .all).isEmpty)
+            #expect(try await server.store.world(AppStore.defaultWorld).transactions(bundleId: Self.bundle, customer: "fi", scope: .all).isEmpty)
             let same = try await post(client, server, "/store/shop/actions?customer=fi", "action=purchase:p.seeds",
                                       headers: [("Origin", "http://\(host)")])
             #expect(same.status == 303)
@@ -266,7 +266,7 @@ struct CustomBuyStyle: ProductViewStyle {
             #expect(inX.body.contains("actions?customer=gil&amp;world=wx"))
             let inDefault = try await get(client, server, "/store/shop?customer=gil")
             #expect(!inDefault.body.contains("✓ Purchased"))
-            #expect(try await server.store.transactions(bundleId: Self.bundle, customer: "gil", scope: .all).isEmpty)
+            #expect(try await server.store.world(AppStore.defaultWorld).transactions(bundleId: Self.bundle, customer: "gil", scope: .all).isEmpty)
             let nowhere = try await get(client, server, "/store/shop?customer=gil&world=nope")
             #expect(nowhere.status == 404 && nowhere.body.contains("no world named nope"))
         }

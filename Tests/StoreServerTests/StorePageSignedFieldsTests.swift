@@ -82,7 +82,7 @@ struct SubscriberFieldsPage: View {
     @Test func aCustomStyleShowsTheSignedFieldsOfAPurchasedSubscription() async throws {
         try await withServer { server in
             let token = "5b1c4e9a-7d2f-4a61-9c3e-2f8d6b0a1e44"
-            let outcome = try await server.store.purchase(
+            let outcome = try await server.store.world(AppStore.defaultWorld).purchase(
                 PurchaseRequest(bundleId: Self.bundle, productId: "p.gold", customer: "fern", appAccountToken: token), offer: nil)
             let signed = try #require(outcome.transaction)
             let html = try await page(server)
@@ -106,16 +106,16 @@ struct SubscriberFieldsPage: View {
 
     @Test func aRefundShowsItsRevocationAndASimulatedFailureIsUnverified() async throws {
         try await withServer { server in
-            let outcome = try await server.store.purchase(PurchaseRequest(bundleId: Self.bundle, productId: "p.gold", customer: "fern"), offer: nil)
+            let outcome = try await server.store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: Self.bundle, productId: "p.gold", customer: "fern"), offer: nil)
             let signed = try #require(outcome.transaction)
-            let refunded = try await server.store.refund(transactionId: signed.payload.transactionId)
+            let refunded = try await server.store.world(AppStore.defaultWorld).refund(transactionId: signed.payload.transactionId)
             var html = try await page(server)
             #expect(html.contains("state=revoked"))
             #expect(html.contains("revocationDate=\(try #require(refunded.payload.revocationDate))"))
             #expect(html.contains("revocationReason=0"), "Transaction.RevocationReason.other")
             #expect(html.contains("appAccountToken=nil"))
 
-            _ = try await server.store.setSimulatedError(api: "Verification", error: "invalidSignature")
+            _ = try await server.store.world(AppStore.defaultWorld).setSimulatedError(api: "Verification", error: "invalidSignature")
             html = try await page(server)
             #expect(html.contains("verdict=unverified invalidSignature"), "as the client library's verifier decides on the same JWS")
             #expect(!html.contains("jws=\(refunded.jws)"), "the JWS is corrupted as the device API corrupts it")

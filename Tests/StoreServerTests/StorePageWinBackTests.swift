@@ -45,12 +45,12 @@ import Testing
 
     @Test func aLapsedSubscriberIsShownTheWinBackOfferAndThePageRedeemsIt() async throws {
         try await withServer { server, client in
-            let first = try await server.store.purchase(PurchaseRequest(bundleId: Self.bundle, productId: Self.premium, customer: "wren"), offer: nil)
+            let first = try await server.store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: Self.bundle, productId: Self.premium, customer: "wren"), offer: nil)
             let id = try #require(first.transaction?.payload.transactionId)
             var html = try await page(server)
             #expect(!html.contains("data-offer-type=\"winBack\""), "an active subscriber is not offered a win-back")
 
-            _ = try await server.store.expireSubscription(transactionId: id)
+            _ = try await server.store.world(AppStore.defaultWorld).expireSubscription(transactionId: id)
             html = try await page(server)
             #expect(html.contains("data-offer-type=\"winBack\""))
             #expect(offerLine(html, Self.premium) == "$5.99 per month for 2 months", "the catalog's Welcome Back Birder offer")
@@ -64,7 +64,7 @@ import Testing
             let answer = try await client.execute(request, timeout: .seconds(30))
             #expect(answer.status == .seeOther)
             #expect(answer.headers.first(name: "X-OpenStore-Result") == "purchased")
-            let all = try await server.store.transactions(bundleId: Self.bundle, customer: "wren", scope: .all)
+            let all = try await server.store.world(AppStore.defaultWorld).transactions(bundleId: Self.bundle, customer: "wren", scope: .all)
             let back = try #require(all.map(\.payload).max { $0.purchaseDate < $1.purchaseDate })
             #expect(back.offerType == .winBack && back.offerIdentifier == Self.welcomeBack)
             #expect(back.price == 5990, "the offer's price, not the plan's")

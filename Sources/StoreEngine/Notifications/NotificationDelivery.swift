@@ -50,10 +50,8 @@ public struct NotificationDeliveryOutcome: Sendable, Equatable {
 }
 
 extension AppStore {
-    /// The world's notifications due on its clock, oldest due first, each with its URL; after
-    /// `position` when given (the next page of a pass).
-    public func dueNotifications(world worldId: String, after position: DuePosition? = nil, limit: Int) async throws -> [DueNotification] {
-        let world = try await self.world(worldId)
+    func dueNotifications(world worldId: String, after position: DuePosition? = nil, limit: Int) async throws -> [DueNotification] {
+        let world = try await self.loadedWorld(worldId)
         let records = try await database.dueNotifications(
             world: worldId, untilMs: await world.nowMs(), after: position.map { ($0.dueMs, $0.seq) }, limit: limit)
         guard !records.isEmpty else { return [] }

@@ -210,7 +210,7 @@ extension AppStore {
     }
 
     func saveRecord<T: Encodable>(_ caller: ServerAPICaller, kind: String, key: String, _ value: T) async throws {
-        let world = try await world(caller.world)
+        let world = try await loadedWorld(caller.world)
         var batch = WriteBatch()
         batch.worldRecords.append(WorldRecord(world: caller.world, kind: kind, key: key,
                                               value: String(decoding: try JSONEncoder().encode(value), as: UTF8.self)))

@@ -112,8 +112,7 @@ extension AppStore {
         try await saveConsumption(request, version: 1, record: found.record, world: caller.world)
     }
 
-    /// The latest consumption information for a transaction, as sent (normalized JSON).
-    public func consumptionInformation(transactionId: Int64, world: String = AppStore.defaultWorld) async throws -> ConsumptionInformation? {
+    func consumptionInformation(transactionId: Int64, world: String) async throws -> ConsumptionInformation? {
         try await database.consumptionInfo(world: world, transactionId: transactionId).map(ConsumptionInformation.init)
     }
 

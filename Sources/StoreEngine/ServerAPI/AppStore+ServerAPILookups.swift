@@ -53,6 +53,6 @@ extension AppStore {
             try await modifyTransaction(world: caller.world, id: record.id) { payload, _ in payload.appAccountToken = token }
         }
         // Renewals to come, and renewal info, carry the token too.
-        try await world(caller.world).setChainAppAccountToken(originalId: found.record.id, token: token)
+        try await loadedWorld(caller.world).setChainAppAccountToken(originalId: found.record.id, token: token)
     }
 }

@@ -4,20 +4,26 @@ import StoreStorage
 
 /// `SendTestNotificationResponse`.
 public struct SendTestNotificationResponse: Codable, Sendable, Equatable {
+    /// The token to pass to Get Test Notification Status.
     public var testNotificationToken: String
 }
 
 /// `CheckTestNotificationResponse` and `NotificationHistoryResponseItem`: a notification as
 /// signed now (same content and UUID as delivered) with every attempt to send it.
 public struct SignedNotificationItem: Codable, Sendable, Equatable {
+    /// The notification's JWS, as the receiver got (or will get) it.
     public var signedPayload: String
+    /// Every attempt to deliver it so far, oldest first.
     public var sendAttempts: [NotificationSummary.SendAttempt]
 }
 
 /// `NotificationHistoryResponse`.
 public struct NotificationHistoryResponse: Codable, Sendable, Equatable {
+    /// Passed back to get the next page; nil on the last page.
     public var paginationToken: String?
+    /// Whether more notifications match than this page holds.
     public var hasMore: Bool
+    /// Up to 20 notifications in the order they were issued (`TEST` notifications left out).
     public var notificationHistory: [SignedNotificationItem]
 }
 
@@ -29,11 +35,13 @@ extension AppStore {
         "startDate", "endDate", "notificationType", "notificationSubtype", "transactionId", "onlyFailures",
     ]
 
+    /// Request a Test Notification: queues a `TEST` notification to the app's URL and returns its token.
     public func requestTestNotification(caller: ServerAPICaller) async throws -> SendTestNotificationResponse {
         let app = try serverAPIApp(caller)
         return SendTestNotificationResponse(testNotificationToken: try await queueTestNotification(bundleId: app.bundleId, world: caller.world))
     }
 
+    /// Get Test Notification Status: the test notification with `token`, with its send attempts.
     public func testNotificationStatus(token: String, caller: ServerAPICaller) async throws -> SignedNotificationItem {
         let app = try serverAPIApp(caller)
         guard !token.isEmpty, token.count <= 128 else { throw ServerAPIError.invalidTestNotificationToken }
@@ -43,6 +51,8 @@ extension AppStore {
         return item(record)
     }
 
+    /// Get Notification History: the app's notifications in a date range (`NotificationHistoryRequest`),
+    /// optionally by type or transaction, 20 a page.
     public func notificationHistory(body: Data, paginationToken: String?, caller: ServerAPICaller) async throws -> NotificationHistoryResponse {
         let app = try serverAPIApp(caller)
         guard let fields = JSONValue.object(from: body) else { throw ServerAPIError.generalBadRequest }

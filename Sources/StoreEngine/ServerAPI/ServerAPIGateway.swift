@@ -72,7 +72,7 @@ public final class ServerAPIGateway: Sendable {
         }
         guard let record else { throw ServerAPIAuthFailure.token(.unknownKey) }
         // A key of a deleted world opens nothing (StoreError.worldNotFound answers 401).
-        _ = try await store.world(record.world)
+        _ = try await store.loadedWorld(record.world)
         let caller = ServerAPICaller(keyId: claims.keyId, issuerId: claims.issuer, bundleId: claims.bundleId, world: record.world)
         try countRequest(keyId: caller.keyId, now: now)
         return caller
@@ -118,16 +118,14 @@ public final class ServerAPIGateway: Sendable {
 }
 
 extension AppStore {
-    /// Registers a new Server API key for an app in a world, as App Store Connect does: the
-    /// private half (the `.p8`) is returned once and never stored.
-    public func createAPIKey(bundleId: String, world: String = AppStore.defaultWorld, issuerId: String? = nil) async throws -> GeneratedAPIKey {
+    func createAPIKey(bundleId: String, world: String, issuerId: String? = nil) async throws -> GeneratedAPIKey {
         try await Self.createAPIKey(in: database, bundleId: bundleId, world: world, issuerId: issuerId, clock: clock)
     }
 
     /// The same on a bare database, for the CLI (which may run beside a serving store). The key's
     /// creation date is read from `clock`.
     public static func createAPIKey(
-        in database: StoreDatabase, bundleId: String, world: String = AppStore.defaultWorld, issuerId: String? = nil,
+        in database: StoreDatabase, bundleId: String, world: String, issuerId: String? = nil,
         clock: any StoreClock = SystemClock()
     ) async throws -> GeneratedAPIKey {
         guard !bundleId.isEmpty, bundleId.count <= 255 else { throw StoreError.malformedRequest("a bundle ID must be 1–255 characters") }

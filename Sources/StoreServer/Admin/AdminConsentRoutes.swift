@@ -16,8 +16,8 @@ struct AdminConsentRoutes {
 
     func register(on admin: RouterGroup<BasicRequestContext>) {
         admin.post("worlds/:world/apps/:bundleId/customers/:customer/rescind-consent") { _, context in
-            let signed = try await store.rescindConsent(
-                bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), world: try context.pathValue("world"))
+            let signed = try await store.world(try context.pathValue("world")).rescindConsent(
+                bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"))
             return try JSONResponse.ok(Answer(signedAppTransactionInfo: signed.jws, appTransaction: signed.payload))
         }
     }

@@ -58,7 +58,7 @@ struct AdminRoutes {
     func advance(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let world = try context.pathValue("world")
         let jump = try AdminBody.duration(try await request.decodeJSON(AdminBody.Advance.self).duration)
-        let before = try await store.nowMs(world)
+        let before = try await store.world(world).nowMs()
         let info = try await store.advanceTime(world, by: jump)
         return try JSONResponse.ok(AdminView.Time(info, advancedMs: jump.milliseconds(from: before)))
     }
@@ -72,7 +72,7 @@ struct AdminRoutes {
         if let limit = body.switches.renewalLimit, limit < 0 {
             throw RequestError.malformed("field \"renewalLimit\" must be 0 (no limit) or more")
         }
-        return try JSONResponse.ok(AdminView.World(try await store.setSwitches(body.switches, world: try context.pathValue("world"))))
+        return try JSONResponse.ok(AdminView.World(try await store.world(try context.pathValue("world")).setSwitches(body.switches)))
     }
 
     func simulatedErrors(_ context: BasicRequestContext) async throws -> Response {
@@ -84,7 +84,7 @@ struct AdminRoutes {
 
     func setSimulatedError(_ context: BasicRequestContext, error: String?) async throws -> Response {
         let api = try AdminBody.failableAPI(try context.pathValue("api"))
-        let info = try await store.setSimulatedError(api: api, error: error, world: try context.pathValue("world"))
+        let info = try await store.world(try context.pathValue("world")).setSimulatedError(api: api, error: error)
         return try JSONResponse.ok(AdminView.SimulatedError(api: api, slug: AdminBody.slug(api), error: info.settings.simulatedErrors[api]))
     }
 }

@@ -12,58 +12,58 @@ struct AdminTransactionRoutes {
         let world = admin.group("worlds/:world")
         world.post("transactions/:transactionId/refund") { request, context in
             let reason = try AdminBody.revocationReason(try await request.decodeJSONIfPresent(AdminBody.Refund.self)?.reason)
-            let signed = try await store.refund(transactionId: try context.pathValue("transactionId"), reason: reason, world: try context.pathValue("world"))
+            let signed = try await store.world(try context.pathValue("world")).refund(transactionId: try context.pathValue("transactionId"), reason: reason)
             return try JSONResponse.ok(AdminView.TransactionAnswer(signed))
         }
         world.delete("transactions/:transactionId") { _, context in
             let id = try context.pathValue("transactionId")
-            try await store.deleteTransaction(transactionId: id, world: try context.pathValue("world"))
+            try await store.world(try context.pathValue("world")).deleteTransaction(transactionId: id)
             return try JSONResponse.ok(AdminView.TransactionDeleted(transactionId: id))
         }
         world.post("transactions/:transactionId/expire") { _, context in
-            let signed = try await store.expireSubscription(transactionId: try context.pathValue("transactionId"), world: try context.pathValue("world"))
+            let signed = try await store.world(try context.pathValue("world")).expireSubscription(transactionId: try context.pathValue("transactionId"))
             return try JSONResponse.ok(AdminView.RenewalInfoAnswer(signed))
         }
         world.post("transactions/:transactionId/renew") { _, context in
-            let outcome = try await store.forceRenewal(transactionId: try context.pathValue("transactionId"), world: try context.pathValue("world"))
+            let outcome = try await store.world(try context.pathValue("world")).forceRenewal(transactionId: try context.pathValue("transactionId"))
             return PurchaseAnswer.response(outcome)
         }
         world.post("transactions/:transactionId/auto-renew") { request, context in
             let enabled = try await request.decodeJSON(AdminBody.AutoRenew.self).enabled
-            let signed = try await store.setAutoRenew(
-                transactionId: try context.pathValue("transactionId"), enabled: enabled, world: try context.pathValue("world"))
+            let signed = try await store.world(try context.pathValue("world")).setAutoRenew(
+                transactionId: try context.pathValue("transactionId"), enabled: enabled)
             return try JSONResponse.ok(AdminView.RenewalInfoAnswer(signed))
         }
         world.post("transactions/:transactionId/resolve-issue") { _, context in
-            let outcome = try await store.resolveIssue(try context.pathValue("transactionId"), world: try context.pathValue("world"))
+            let outcome = try await store.world(try context.pathValue("world")).resolveIssue(try context.pathValue("transactionId"))
             return PurchaseAnswer.response(outcome)
         }
 
         world.get("pending-purchases") { _, context in
-            try JSONResponse.ok(AdminView.PendingList(pendingPurchases: try await store.pendingPurchases(world: try context.pathValue("world"))))
+            try JSONResponse.ok(AdminView.PendingList(pendingPurchases: try await store.world(try context.pathValue("world")).pendingPurchases()))
         }
         world.post("pending-purchases/:pendingId/approve") { _, context in
             let id = try context.pathValue("pendingId")
-            guard let outcome = try await store.answerAskToBuy(id, approve: true, world: try context.pathValue("world")) else {
+            guard let outcome = try await store.world(try context.pathValue("world")).answerAskToBuy(id, approve: true) else {
                 throw StoreError.invalidAction("Ask to Buy request \(id) was not approved")
             }
             return PurchaseAnswer.response(outcome)
         }
         world.post("pending-purchases/:pendingId/decline") { _, context in
             let id = try context.pathValue("pendingId")
-            _ = try await store.answerAskToBuy(id, approve: false, world: try context.pathValue("world"))
+            _ = try await store.world(try context.pathValue("world")).answerAskToBuy(id, approve: false)
             return try JSONResponse.ok(AdminView.Declined(pendingId: id))
         }
 
         world.delete("apps/:bundleId/transactions") { request, context in
             let bundleId = try context.pathValue("bundleId")
             let customer = request.queryValue("customer")
-            try await store.clearTransactions(bundleId: bundleId, customer: customer, world: try context.pathValue("world"))
+            try await store.world(try context.pathValue("world")).clearTransactions(bundleId: bundleId, customer: customer)
             return try JSONResponse.ok(AdminView.Cleared(bundleId: bundleId, customer: customer))
         }
         world.get("apps/:bundleId/customers/:customer/subscriptions") { _, context in
             let bundleId = try context.pathValue("bundleId"), customer = try context.pathValue("customer")
-            let items = try await store.subscriptionStatuses(bundleId: bundleId, customer: customer, world: try context.pathValue("world"))
+            let items = try await store.world(try context.pathValue("world")).subscriptionStatuses(bundleId: bundleId, customer: customer)
             return try JSONResponse.ok(AdminView.Subscriptions(bundleId: bundleId, customer: customer, subscriptions: items.map(AdminView.SubscriptionStatus.init)))
         }
         world.get("events") { request, context in try await events(request, context) }
@@ -80,7 +80,7 @@ struct AdminTransactionRoutes {
         }
         let after = try number("after", default: 0, range: 0...Int64.max)
         let limit = try number("limit", default: 1000, range: 1...10_000)
-        let records = try await store.events(world: try context.pathValue("world"), after: after, limit: Int(limit))
+        let records = try await store.world(try context.pathValue("world")).events(after: after, limit: Int(limit))
         return try JSONResponse.ok(AdminView.Events(events: records.map(AdminView.Event.init), lastSeq: records.last?.seq ?? after))
     }
 }

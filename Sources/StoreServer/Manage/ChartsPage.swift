@@ -9,7 +9,7 @@ import StoreShared
 /// currency, notification deliveries per hour (successes and failures).
 extension ManagePages {
     func charts(_ query: ManageQuery) async throws -> Response {
-        let figures = try await store.dashboardFigures(world: query.world)
+        let figures = try await store.world(query.world).dashboardFigures()
         return ManageDocument.page("Charts of \(query.world)", query, section: .charts) { html in
             html.element("h1", [("class", "sk-section-title")], text: "Charts")
             html.element("p", [("class", "mg-muted")], text: "Over the world's simulated time, in UTC days and hours up to the world's now.")

@@ -8,7 +8,7 @@ import StoreViews
 extension ManagePages {
     func customers(_ query: ManageQuery) async throws -> Response {
         let text = String((query["q"] ?? "").prefix(200))
-        let matches = try await store.searchCustomers(text, world: query.world)
+        let matches = try await store.world(query.world).searchCustomers(text)
         let back = query.url("customers", [("q", text.isEmpty ? nil : text)])
         let app = try app(query)
         return ManageDocument.page("Customers of \(query.world)", query, section: .customers) { html in

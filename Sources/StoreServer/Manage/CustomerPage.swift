@@ -38,18 +38,18 @@ extension ManagePages {
         let app = try app(query)
         let page = max(0, Int(query["page"] ?? "0") ?? 0)
         let world = query.world
-        let record = try await store.customer(customer, world: world)
+        let record = try await store.world(world).customer(customer)
         let locale = record?.locale ?? app.catalog.settings.locale
         var data = CustomerData(
             customer: customer, storefront: record?.storefront, locale: record?.locale, app: app,
-            history: try await store.customerHistory(bundleId: app.bundleId, customer: customer, world: world, offset: page * Self.pageSize, limit: Self.pageSize),
-            statuses: try await store.subscriptionStatuses(bundleId: app.bundleId, customer: customer, world: world),
-            appTransaction: try await store.existingAppTransaction(bundleId: app.bundleId, customer: customer, world: world),
-            pending: try await store.pendingPurchases(world: world).filter { $0.request.customer == customer && $0.request.bundleId == app.bundleId },
-            refundRequests: try await store.refundRequests(world: world).filter { $0.customer == customer && $0.bundleId == app.bundleId },
-            messages: try await store.allMessages(bundleId: app.bundleId, customer: customer, world: world),
-            family: try await store.family(of: customer, world: world),
-            nowMs: try await store.nowMs(world))
+            history: try await store.world(world).customerHistory(bundleId: app.bundleId, customer: customer, offset: page * Self.pageSize, limit: Self.pageSize),
+            statuses: try await store.world(world).subscriptionStatuses(bundleId: app.bundleId, customer: customer),
+            appTransaction: try await store.world(world).existingAppTransaction(bundleId: app.bundleId, customer: customer),
+            pending: try await store.world(world).pendingPurchases().filter { $0.request.customer == customer && $0.request.bundleId == app.bundleId },
+            refundRequests: try await store.world(world).refundRequests().filter { $0.customer == customer && $0.bundleId == app.bundleId },
+            messages: try await store.world(world).allMessages(bundleId: app.bundleId, customer: customer),
+            family: try await store.world(world).family(of: customer),
+            nowMs: try await store.world(world).nowMs())
         data.names = Dictionary(app.catalog.products.map { ($0.id, $0.localization(for: locale)?.displayName ?? $0.id) }, uniquingKeysWith: { first, _ in first })
         return data
     }

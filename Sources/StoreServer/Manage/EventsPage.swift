@@ -11,7 +11,7 @@ import Synchronization
 /// follows the store live (`EventStream`, Server-Sent Events); without it, a refresh link.
 extension ManagePages {
     func events(_ query: ManageQuery) async throws -> Response {
-        let events = try await store.recentEvents(world: query.world, limit: 200)
+        let events = try await store.world(query.world).recentEvents(limit: 200)
         let last = events.first?.seq ?? 0
         return ManageDocument.page("Events of \(query.world)", query, section: .events) { html in
             html.element("h1", [("class", "sk-section-title")], text: "Events")
@@ -66,7 +66,7 @@ struct EventStream {
             let stopping = Atomic<Bool>(false)
             try await withGracefulShutdownHandler {
                 while !Task.isCancelled, !stopping.load(ordering: .relaxed) {
-                    let events = try await store.events(world: world, after: head, limit: 500)
+                    let events = try await store.world(world).events(after: head, limit: 500)
                     for event in events {
                         head = event.seq
                         let data = Self.json(seq: event.seq, atMs: event.atMs, type: event.type, subtype: event.subtype, bundleId: event.bundleId,

@@ -8,7 +8,7 @@ import StoreViews
 /// download once, never stored), list them, revoke one.
 extension ManagePages {
     func keys(_ query: ManageQuery) async throws -> Response {
-        let keys = try await store.apiKeys(world: query.world)
+        let keys = try await store.world(query.world).apiKeys()
         let back = query.url("keys")
         let apps = appOptions
         return ManageDocument.page("API keys of \(query.world)", query, section: .keys) { html in

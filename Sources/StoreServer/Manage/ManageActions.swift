@@ -86,7 +86,7 @@ struct ManageActions {
             return HTMLResponse.seeOther(query.url("world", world: info.id, notice: .init("World \(info.id) created.")), result: "done")
         case "create-key":
             let app = try store.app(try required("app"))
-            let key = try await store.createAPIKey(bundleId: app.bundleId, world: world)
+            let key = try await store.world(world).createAPIKey(bundleId: app.bundleId)
             return ManagePages(store: store, jobs: jobs, signOut: false).newKey(query, key)
         default:
             return nil
@@ -103,91 +103,91 @@ struct ManageActions {
             try await store.deleteWorld(world)
             return "World \(world) was deleted."
         case "pause":
-            _ = try await store.pauseClock(world)
+            _ = try await store.world(world).pauseClock()
             return "The clock is paused. Advances still move it."
         case "resume":
-            let info = try await store.resumeClock(world)
+            let info = try await store.world(world).resumeClock()
             return "The clock runs again at \(info.rate)."
         case "rate":
             let rate = try Self.rate(value("multiplier") ?? required("rate"))
             let info = try await store.setTimeRate(world, rate: rate)
             return "The time rate is now \(info.rate)."
         case "save-customer":
-            let record = try await store.saveCustomer(try required("customer"), storefront: value("storefront"), locale: value("locale"), world: world)
+            let record = try await store.world(world).saveCustomer(try required("customer"), storefront: value("storefront"), locale: value("locale"))
             return "Saved \(record.name): storefront \(record.storefront), locale \(record.locale)."
         case "refund", "revoke":
             let reason: RevocationReason = action == "revoke" ? .dueToIssue : (value("reason") == "1" ? .dueToIssue : .otherReason)
-            let signed = try await store.refund(transactionId: try required("transactionId"), reason: reason, world: world)
+            let signed = try await store.world(world).refund(transactionId: try required("transactionId"), reason: reason)
             return "Transaction \(signed.payload.transactionId) was \(action == "revoke" ? "revoked" : "refunded")."
         case "delete-transaction":
             let id = try required("transactionId")
-            try await store.deleteTransaction(transactionId: id, world: world)
+            try await store.world(world).deleteTransaction(transactionId: id)
             return "Transaction \(id) was deleted."
         case "expire":
-            _ = try await store.expireSubscription(transactionId: try required("transactionId"), world: world)
+            _ = try await store.world(world).expireSubscription(transactionId: try required("transactionId"))
             return "The subscription expired."
         case "renew":
-            let outcome = try await store.forceRenewal(transactionId: try required("transactionId"), world: world)
+            let outcome = try await store.world(world).forceRenewal(transactionId: try required("transactionId"))
             return outcome.transaction.map { "Renewed: transaction \($0.payload.transactionId)." } ?? "The renewal was attempted."
         case "auto-renew":
             let on = try required("enabled") == "on"
-            _ = try await store.setAutoRenew(transactionId: try required("transactionId"), enabled: on, world: world)
+            _ = try await store.world(world).setAutoRenew(transactionId: try required("transactionId"), enabled: on)
             return on ? "Auto-renew is on." : "Auto-renew is off: the subscription ends at its expiration date."
         case "resolve":
-            _ = try await store.resolveIssue(try required("id"), world: world)
+            _ = try await store.world(world).resolveIssue(try required("id"))
             return "The issue was resolved."
         case "approve":
-            let outcome = try await store.answerAskToBuy(try required("pendingId"), approve: true, world: world)
+            let outcome = try await store.world(world).answerAskToBuy(try required("pendingId"), approve: true)
             return outcome?.transaction.map { "Approved: transaction \($0.payload.transactionId)." } ?? "The request was approved."
         case "decline":
-            _ = try await store.answerAskToBuy(try required("pendingId"), approve: false, world: world)
+            _ = try await store.world(world).answerAskToBuy(try required("pendingId"), approve: false)
             return "The request was declined."
         case "price-increase":
             let mode = PriceIncreaseMode(rawValue: value("mode") ?? "consent") ?? .consent
-            let signed = try await store.requestPriceIncrease(transactionId: try required("transactionId"), newPrice: try required("newPrice"),
-                                                              mode: mode, world: world)
+            let signed = try await store.world(world).requestPriceIncrease(transactionId: try required("transactionId"), newPrice: try required("newPrice"),
+                                                              mode: mode)
             return "A price increase to \(Self.milliunits(signed.payload.renewalPrice)) \(signed.payload.currency ?? "") was requested."
         case "price-consent":
-            _ = try await store.consentToPriceIncrease(transactionId: try required("transactionId"), world: world)
+            _ = try await store.world(world).consentToPriceIncrease(transactionId: try required("transactionId"))
             return "The customer consented to the price increase."
         case "price-decline":
-            _ = try await store.declinePriceIncrease(transactionId: try required("transactionId"), world: world)
+            _ = try await store.world(world).declinePriceIncrease(transactionId: try required("transactionId"))
             return "The customer declined the price increase: auto-renew is off."
         case "refund-request":
-            let request = try await store.requestRefund(transactionId: try required("transactionId"), reason: value("reason") ?? "OTHER", world: world)
+            let request = try await store.world(world).requestRefund(transactionId: try required("transactionId"), reason: value("reason") ?? "OTHER")
             return "Refund request \(request.id) is pending."
         case "refund-decide":
             let grant: Bool? = switch value("decision") { case "grant": true; case "decline": false; default: nil }
-            let decided = try await store.decideRefund(requestId: try required("requestId"), grant: grant, world: world)
+            let decided = try await store.world(world).decideRefund(requestId: try required("requestId"), grant: grant)
             return "Refund request \(decided.id) was \(decided.state.rawValue)."
         case "reverse-refund":
-            _ = try await store.reverseRefund(transactionId: try required("transactionId"), world: world)
+            _ = try await store.world(world).reverseRefund(transactionId: try required("transactionId"))
             return "The refund was reversed."
         case "clear":
             let app = try required("app"), customer = try required("customer")
-            try await store.clearTransactions(bundleId: app, customer: customer, world: world)
+            try await store.world(world).clearTransactions(bundleId: app, customer: customer)
             return "Every transaction of \(customer) in \(app) was deleted."
         case "extend":
             guard let days = Int64(try required("days")) else { throw StoreError.malformedRequest("the number of days must be a whole number") }
-            let answer = try await store.extendRenewalDate(
+            let answer = try await store.world(world).extendRenewalDate(
                 originalTransactionId: try required("originalTransactionId"),
                 request: ExtendRenewalDateRequest(extendByDays: days, extendReasonCode: Int64(value("reasonCode") ?? "0") ?? 0,
                                                   requestIdentifier: UUID().uuidString.lowercased()),
-                bundleId: try required("app"), world: world)
+                bundleId: try required("app"))
             return answer.success ? "The renewal date moved to \(ManagePages.dateTime(answer.effectiveDate))." : "The renewal date was not extended."
         case "app-version":
-            _ = try await store.updateAppTransaction(bundleId: try required("app"), customer: try required("customer"),
-                                                     change: AppTransactionChange(originalApplicationVersion: try required("originalApplicationVersion")), world: world)
+            _ = try await store.world(world).updateAppTransaction(bundleId: try required("app"), customer: try required("customer"),
+                                                     change: AppTransactionChange(originalApplicationVersion: try required("originalApplicationVersion")))
             return "The app transaction's originalApplicationVersion is now \(try required("originalApplicationVersion"))."
         case "message":
             let reason = StoreMessage.Reason(rawValue: value("reason") ?? "generic") ?? .generic
-            _ = try await store.queueMessage(reason, bundleId: try required("app"), customer: try required("customer"), world: world)
+            _ = try await store.world(world).queueMessage(reason, bundleId: try required("app"), customer: try required("customer"))
             return "A \(reason.rawValue) message is waiting for the customer."
         case "family-join":
-            let membership = try await store.joinFamily(customer: try required("customer"), group: try required("group"), world: world)
+            let membership = try await store.world(world).joinFamily(customer: try required("customer"), group: try required("group"))
             return "\(membership.customer) is in family group \(membership.group ?? "")."
         case "family-leave":
-            _ = try await store.leaveFamily(customer: try required("customer"), world: world)
+            _ = try await store.world(world).leaveFamily(customer: try required("customer"))
             return "The customer left their family group."
         case "switches":
             func flag(_ name: String) -> Bool? { switch value(name) { case "on": true; case "off": false; default: nil } }
@@ -195,26 +195,26 @@ struct ManageActions {
                 guard let number = Int(text), number >= 0 else { throw StoreError.malformedRequest("the renewal limit is 0 (no limit) or more") }
                 return number
             }
-            _ = try await store.setSwitches(SessionSwitches(
+            _ = try await store.world(world).setSwitches(SessionSwitches(
                 askToBuy: flag("askToBuy"), failRenewals: flag("failRenewals"), billingGracePeriod: flag("billingGracePeriod"),
-                interruptedPurchases: flag("interruptedPurchases"), failTransactions: flag("failTransactions"), renewalLimit: limit), world: world)
+                interruptedPurchases: flag("interruptedPurchases"), failTransactions: flag("failTransactions"), renewalLimit: limit))
             return "The switches were saved."
         case "simulated-error":
-            _ = try await store.setSimulatedError(api: try required("api"), error: value("error"), world: world)
+            _ = try await store.world(world).setSimulatedError(api: try required("api"), error: value("error"))
             return value("error").map { "\(form["api"] ?? "") now fails with \($0)." } ?? "\(form["api"] ?? "") no longer fails."
         case "notification-url":
-            let urls = try await store.setNotificationURL(value("url"), bundleId: try required("app"), environment: value("environment"), world: world)
+            let urls = try await store.world(world).setNotificationURL(value("url"), bundleId: try required("app"), environment: value("environment"))
             return "Notification URLs of \(urls.bundleId): Production \(urls.productionURL ?? "none"), Sandbox \(urls.sandboxURL ?? "none")."
         case "send-now":
             guard let seq = Int64(try required("seq")) else { throw RequestError.malformed("The form's notification number is not a number.") }
-            let queued = try await store.sendNotificationNow(seq: seq, world: world)
+            let queued = try await store.world(world).sendNotificationNow(seq: seq)
             return queued ? "The notification is due now; it is sent on the next delivery pass." : "That notification is not waiting for a retry."
         case "test-notification":
-            let token = try await store.requestTestNotification(bundleId: try required("app"), world: world)
+            let token = try await store.world(world).requestTestNotification(bundleId: try required("app"))
             return "A TEST notification was queued (testNotificationToken \(token))."
         case "revoke-key":
             let key = try required("keyId")
-            try await store.revokeAPIKey(key, world: world)
+            try await store.world(world).revokeAPIKey(key)
             return "Key \(key) was revoked."
         default:
             throw RequestError.malformed("The Transaction Manager has no action \"\(action)\".")

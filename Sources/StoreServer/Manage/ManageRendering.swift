@@ -4,12 +4,12 @@ import StoreEngine
 /// reading the request and writing the response (engine reads, signing the page's transactions,
 /// HTML). For the benchmark (`openstore-bench --only manage`), which also times the two halves.
 public enum ManageRendering {
-    public static func customerPage(store: AppStore, customer: String, bundleId: String, world: String = AppStore.defaultWorld) async throws -> String {
+    public static func customerPage(store: AppStore, customer: String, bundleId: String, world: String) async throws -> String {
         try await customerPageData(store: store, customer: customer, bundleId: bundleId, world: world).html()
     }
 
     /// The reads of the customer page, ready to be written as HTML.
-    public static func customerPageData(store: AppStore, customer: String, bundleId: String, world: String = AppStore.defaultWorld) async throws -> CustomerPage {
+    public static func customerPageData(store: AppStore, customer: String, bundleId: String, world: String) async throws -> CustomerPage {
         let query = ManageQuery(query: FormEncoding.query([("world", world), ("id", customer), ("app", bundleId)]))
         let pages = ManagePages(store: store, jobs: AdvanceJobs(), signOut: false)
         return CustomerPage(data: try await pages.customerData(query), query: query, apps: pages.appOptions)

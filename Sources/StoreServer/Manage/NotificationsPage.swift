@@ -10,9 +10,9 @@ import StoreViews
 extension ManagePages {
     func notifications(_ query: ManageQuery) async throws -> Response {
         let app = try app(query)
-        let urls = try await store.notificationURLs(bundleId: app.bundleId, world: query.world)
+        let urls = try await store.world(query.world).notificationURLs(bundleId: app.bundleId)
         let failures = query["failures"] == "1"
-        let log = try await store.notificationLog(world: query.world, bundleId: app.bundleId, type: query["type"], customer: query["customer"],
+        let log = try await store.world(query.world).notificationLog(bundleId: app.bundleId, type: query["type"], customer: query["customer"],
                                                   failuresOnly: failures, limit: 100)
         let back = query.url("notifications", [("app", app.bundleId), ("failures", failures ? "1" : nil), ("type", query["type"]), ("customer", query["customer"])])
         let apps = appOptions

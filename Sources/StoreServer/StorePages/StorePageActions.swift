@@ -64,10 +64,10 @@ struct StorePageActions {
             // The win-back offer the button showed is asked for, as `.winBackOffer(_:)` would; the
             // engine checks eligibility again. An intro offer the engine applies by itself.
             let winBack = intent.offer.flatMap { $0.type == .winBack ? $0.id : nil }
-            let outcome = try await store.purchase(
-                PurchaseRequest(world: world, bundleId: bundleId, productId: product.id, customer: customer),
+            let outcome = try await store.world(world).purchase(
+                PurchaseRequest(bundleId: bundleId, productId: product.id, customer: customer),
                 offer: winBack.map { .winBack(offerId: $0) })
-            let verified = !(try await store.simulatesVerificationFailure(world: world))
+            let verified = !(try await store.world(world).simulatesVerificationFailure())
             if outcome.status == "purchased", let signed = outcome.transaction {
                 result = .success(.success(StoreSnapshotLoader.transaction(signed, verified)))
                 if signed.payload.productId != product.id { deferredProductId = signed.payload.productId }
@@ -109,8 +109,8 @@ struct StorePageActions {
     /// `AppStore.sync()`: every transaction of the customer, or the simulated "App Store Sync" error.
     func restore() async -> Outcome {
         do {
-            try await store.checkSimulatedError("App Store Sync", world: world)
-            let all = try await store.transactions(bundleId: bundleId, customer: customer, scope: .all, world: world)
+            try await store.world(world).checkSimulatedError("App Store Sync")
+            let all = try await store.world(world).transactions(bundleId: bundleId, customer: customer, scope: .all)
             return Outcome(notice: .init("Purchases restored (\(all.count) transaction\(all.count == 1 ? "" : "s"))"), result: "restored")
         } catch {
             return Outcome(notice: .init("Restore failed: \(message(error))", isError: true), result: "failed")
@@ -122,8 +122,8 @@ struct StorePageActions {
         let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !code.isEmpty else { return Outcome(notice: .init("Enter an offer code.", isError: true), result: "failed") }
         do {
-            try await store.checkSimulatedError("Offer Code Redeem Sheet", world: world)
-            let outcome = try await store.redeemOfferCode(code, bundleId: bundleId, customer: customer, world: world)
+            try await store.world(world).checkSimulatedError("Offer Code Redeem Sheet")
+            let outcome = try await store.world(world).redeemOfferCode(code, bundleId: bundleId, customer: customer)
             let name = outcome.transaction.flatMap { products.product($0.payload.productId)?.displayName }
             return Outcome(notice: .init("Offer code redeemed" + (name.map { ": \(Bidi.isolate($0))" } ?? ".")), result: "redeemed")
         } catch {

@@ -30,7 +30,7 @@ struct StorePageRoutes {
     // MARK: Pages
 
     func index(_ query: StorePageQuery) async throws -> Response {
-        let known = try await store.knownCustomers(world: query.world)
+        let known = try await store.world(query.world).knownCustomers()
         let entries = pages.map { InfoPageView.Entry(title: $0.title, url: query.pageURL($0.id), summary: $0.summary) }
         return HTMLResponse.info(
             "Store pages", [.paragraph("StoreKit's merchandising views, selling from this store's catalogs. Purchases are real purchases for the customer below."), .links(entries)],
@@ -41,7 +41,7 @@ struct StorePageRoutes {
         let page = try page(context)
         let snapshot = try await snapshot(page, query)
         let picker = CustomerPickerView(formURL: "/store/\(FormEncoding.escape(page.id))", query: query,
-                                        knownCustomers: try await store.knownCustomers(world: query.world))
+                                        knownCustomers: try await store.world(query.world).knownCustomers())
         return HTMLResponse.page(render(page, snapshot, query, header: AnyView(picker)).html)
     }
 
@@ -80,7 +80,7 @@ struct StorePageRoutes {
     func privacy(_ context: BasicRequestContext, _ query: StorePageQuery) async throws -> Response {
         let page = try page(context)
         let catalog = try store.app(page.bundleId).catalog
-        let locale = try await store.customer(query.customer, world: query.world)?.locale ?? catalog.settings.locale
+        let locale = try await store.world(query.world).customer(query.customer)?.locale ?? catalog.settings.locale
         guard let policy = catalog.appPolicies?.privacyPolicy(for: locale) else {
             throw RequestError(status: 404, code: "notFound", message: "\(page.title) has no privacy policy in its catalog.")
         }

@@ -22,7 +22,7 @@ struct StoreSnapshotLoader {
     /// snapshot's failures, as a device would see them.
     func load(bundleId: String, customer: String, world: String, policyPages: PolicyPages) async throws -> StoreSnapshot {
         let app = try store.app(bundleId)
-        let record = try await store.customer(customer, world: world)
+        let record = try await store.world(world).customer(customer)
         let storefront = record.flatMap { StoreModel.Storefront.lookup($0.storefront) == nil ? nil : $0.storefront }
         let locale = record?.locale ?? app.catalog.settings.locale
         let (_, listing) = try store.products(bundleId: bundleId, storefront: storefront, locale: locale, ids: nil)
@@ -30,26 +30,26 @@ struct StoreSnapshotLoader {
             products: Product.products(listed: listing),
             termsOfServiceURL: AppPolicyLinks.termsURL(app.catalog, customTermsURL: policyPages.terms),
             privacyPolicyURL: AppPolicyLinks.privacyURL(app.catalog, locale: locale, textURL: policyPages.privacy),
-            customer: customer, now: Date(timeIntervalSince1970: Double(try await store.nowMs(world)) / 1000))
+            customer: customer, now: Date(timeIntervalSince1970: Double(try await store.world(world).nowMs()) / 1000))
         snapshot.productsFailure = await failure("Load Products", world: world)
         // Someone the store has never seen owns nothing and may take every intro offer; reading
         // further would create their records on a mere page view.
         guard record != nil else { return snapshot }
 
-        let verified = !(try await store.simulatesVerificationFailure(world: world))
-        let entitlements = try await store.transactions(bundleId: app.bundleId, customer: customer, scope: .entitlements, world: world)
+        let verified = !(try await store.world(world).simulatesVerificationFailure())
+        let entitlements = try await store.world(world).transactions(bundleId: app.bundleId, customer: customer, scope: .entitlements)
         for signed in entitlements {
             snapshot.currentEntitlements[signed.payload.productId] = Self.transaction(signed, verified)
         }
         if let failure = await failure("Subscription Status", world: world) {
             snapshot.statusFailure = failure
         } else {
-            let items = try await store.subscriptionStatuses(bundleId: app.bundleId, customer: customer, world: world)
+            let items = try await store.world(world).subscriptionStatuses(bundleId: app.bundleId, customer: customer)
             snapshot.subscriptionStatuses = Dictionary(grouping: items, by: \.groupId).mapValues { $0.map { Self.status($0, verified) } }
         }
-        snapshot.introOfferEligibleGroups = try await store.introOfferEligibleGroups(bundleId: app.bundleId, customer: customer, world: world)
+        snapshot.introOfferEligibleGroups = try await store.world(world).introOfferEligibleGroups(bundleId: app.bundleId, customer: customer)
         if await failure("App Transaction", world: world) == nil {
-            let signed = try await store.appTransaction(bundleId: app.bundleId, customer: customer, world: world)
+            let signed = try await store.world(world).appTransaction(bundleId: app.bundleId, customer: customer)
             snapshot.appTransaction = AppTransaction(payload: signed.payload, jws: signed.jws)
         }
         return snapshot
@@ -58,7 +58,7 @@ struct StoreSnapshotLoader {
     /// The simulated error the Transaction Manager set for a StoreKit API, as a page shows it.
     func failure(_ api: String, world: String) async -> StoreViewError? {
         do {
-            try await store.checkSimulatedError(api, world: world)
+            try await store.world(world).checkSimulatedError(api)
             return nil
         } catch let error as StoreError {
             return StoreViewError(code: error.code, message: error.message)
