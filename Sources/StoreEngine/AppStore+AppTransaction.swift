@@ -6,11 +6,15 @@ import StoreStorage
 /// What a customer may change about their copy of an app, to reproduce cases such as WWDC22's
 /// Food Truck: a customer who bought paid version 2.5 keeps premium content after the app went free.
 public struct AppTransactionChange: Sendable {
+    /// The app version the customer first got (`originalApplicationVersion`); nil leaves it as it is.
     public var originalApplicationVersion: String?
+    /// When the customer first got the app, in ms (`originalPurchaseDate`); nil leaves it as it is.
     public var originalPurchaseDate: Int64?
+    /// The app version now installed (`applicationVersion`); nil leaves it as it is.
     public var applicationVersion: String?
     /// `preorderDate` in ms for a customer who pre-ordered the app; 0 clears it.
     public var preorderDate: Int64?
+    /// A change of the fields given; the others stay as they are.
     public init(originalApplicationVersion: String? = nil, originalPurchaseDate: Int64? = nil, applicationVersion: String? = nil,
                 preorderDate: Int64? = nil) {
         self.originalApplicationVersion = originalApplicationVersion

@@ -5,6 +5,7 @@ import StoreStorage
 
 /// A customer the dashboard's search found, and which of their identifiers matched.
 public struct CustomerMatch: Sendable, Equatable {
+    /// The customer found (a stand-in in the USA storefront when no record of them is stored yet).
     public var customer: StoreCustomer
     /// "customer ID", "transaction ID", "original transaction ID" or "appAccountToken".
     public var matchedBy: String
@@ -15,20 +16,26 @@ public struct CustomerMatch: Sendable, Equatable {
 /// or one revoked period on its own. A gap between two runs is time without a period (billing
 /// retry that ended in a new period, a lapse before resubscribing); a product change starts a run.
 public struct SubscriptionRun: Sendable, Equatable {
+    /// The subscription the run belongs to (its original transaction ID).
     public var originalId: Int64
+    /// The product every period of the run is for.
     public var productId: String
     /// How many transactions (periods) the run holds.
     public var periods: Int
     /// The run's first and last transaction IDs.
     public var firstId: Int64
+    /// The run's last transaction ID.
     public var lastId: Int64
+    /// When the run's first period began.
     public var startMs: Int64
     /// Where the run's last period starts (the current period, when the run has not ended).
     public var lastStartMs: Int64
+    /// When the run's last period expires (or expired).
     public var endMs: Int64
     /// Set when the run is one revoked (refunded, revoked, upgraded-away) period.
     public var revokedMs: Int64?
 
+    /// A run; `lastStartMs` defaults to `startMs`, as for a run of one period.
     public init(originalId: Int64, productId: String, periods: Int, firstId: Int64, lastId: Int64, startMs: Int64, lastStartMs: Int64? = nil, endMs: Int64, revokedMs: Int64?) {
         self.originalId = originalId
         self.productId = productId
@@ -46,6 +53,7 @@ public struct SubscriptionRun: Sendable, Equatable {
 public struct CustomerHistory: Sendable {
     /// How many transactions the customer has in the app.
     public var total: Int
+    /// Where the page starts among the customer's transactions (clamped to `total`).
     public var offset: Int
     /// The page, newest purchase first.
     public var transactions: [Signed<TransactionPayload>]
@@ -57,18 +65,25 @@ public struct CustomerHistory: Sendable {
 /// A notification as the dashboard's delivery log shows it: its delivery state and its content
 /// decoded (the nested transaction and renewal info as JSON, not as JWS).
 public struct NotificationEntry: Sendable {
+    /// Type, customer, transaction and every delivery attempt.
     public var summary: NotificationSummary
     /// `ResponseBodyV2DecodedPayload` without the signed members.
     public var payloadJSON: String
+    /// The notification's transaction as decoded JSON, if it carries one.
     public var transactionJSON: String?
+    /// The notification's renewal info as decoded JSON, if it carries one.
     public var renewalInfoJSON: String?
 }
 
 /// A Server API key as the dashboard lists it (the public half only; the `.p8` is never kept).
 public struct APIKeyInfo: Sendable, Equatable {
+    /// The key's ID (`kid`).
     public var keyId: String
+    /// The issuer ID tokens signed with the key must carry.
     public var issuerId: String
+    /// The app the key opens the Server API for.
     public var bundleId: String
+    /// When the key was made.
     public var createdMs: Int64
 }
 

@@ -1,8 +1,10 @@
 /// A customer's family group as the admin API shows it.
 public struct FamilyMembership: Codable, Sendable, Equatable {
+    /// The customer asked about.
     public var customer: String
     /// Nil when the customer is in no family group.
     public var group: String?
+    /// Everyone in the customer's family group, the customer included, sorted; empty without a group.
     public var members: [String]
 }
 

@@ -25,7 +25,9 @@ public struct StoreFigures: Sendable, Equatable {
     /// World time (ms) the scheduler is behind: now minus the earliest renewal event that is due
     /// and not applied yet, the largest over worlds (0 when nothing is overdue).
     public var schedulerLagMs: Int64
+    /// How many worlds the store has.
     public var worlds: Int
+    /// How many customers are stored, over all worlds.
     public var customers: Int64
     /// With many instances on PostgreSQL: the world leases this instance holds (nil on SQLite).
     public var leasesHeld: Int?

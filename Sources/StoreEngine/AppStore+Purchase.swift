@@ -6,10 +6,15 @@ import StoreStorage
 public struct PurchaseRequest: Sendable {
     /// Set by the world handle that sells it (`StoreWorld.purchase`).
     var world = ""
+    /// The app the purchase is made in.
     public var bundleId: String
+    /// The product to buy.
     public var productId: String
+    /// The store customer buying.
     public var customer: String
+    /// How many to buy; more than one only for consumables.
     public var quantity: Int
+    /// `Product.PurchaseOption.appAccountToken(_:)`: the app's UUID for the customer, copied into the transaction.
     public var appAccountToken: String?
     /// `simulatesAskToBuyInSandbox`: outside Production, true makes this purchase wait for
     /// approval and false skips Ask to Buy, whatever the world's switch says.
@@ -34,6 +39,7 @@ public struct PurchaseRequest: Sendable {
     /// `.cancelImmediately`: the subscription bought has auto-renew off, so it has one period.
     public var cancelsAfterFirstPeriod = false
 
+    /// A request for `quantity` of a product; the other options are set on the value afterwards.
     public init(bundleId: String, productId: String, customer: String, quantity: Int = 1,
                 appAccountToken: String? = nil, simulatesAskToBuy: Bool? = nil) {
         self.bundleId = bundleId
@@ -47,13 +53,16 @@ public struct PurchaseRequest: Sendable {
 
 /// A signed payload together with what it says, so callers need not decode their own JWS.
 public struct Signed<Payload: Sendable>: Sendable {
+    /// The compact JWS, as it goes on the wire.
     public var jws: String
+    /// The decoded payload the JWS carries.
     public var payload: Payload
     /// The payload's JSON exactly as signed, when the signer kept it: an answer splices these
     /// bytes instead of encoding the payload again.
     public var payloadJSON: [UInt8]? = nil
 }
 
+/// What a purchase came to, as the device API answers it.
 public struct PurchaseOutcome: Sendable {
     /// `purchased`, or `pending` (Ask to Buy) / `interrupted` (a purchase issue) until the
     /// Transaction Manager resolves it, as `Product.PurchaseResult.pending`.

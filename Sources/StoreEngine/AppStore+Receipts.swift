@@ -10,6 +10,7 @@ import StoreSigning
 extension AppStore {
     /// Apple's `verifyReceipt` status codes used here.
     public enum ReceiptStatus {
+        /// The receipt is authentic and the response carries its contents.
         public static let valid = 0
         /// Not an HTTP POST.
         public static let notPost = 21000
@@ -94,7 +95,7 @@ extension AppStore {
         else { return .init(status: ReceiptStatus.malformed) }
         let receipt: AppReceipt
         do {
-            receipt = try await ReceiptSigner.verify(Array(bytes), root: authority.rootCertificate)
+            receipt = try await ReceiptSigner.verify(Array(bytes), root: authority.rootCertificate, at: clock.now())
         } catch .malformed {
             return .init(status: ReceiptStatus.malformed)
         } catch {
@@ -115,7 +116,7 @@ extension AppStore {
             return .init(status: ReceiptStatus.wrongSharedSecret, environment: environment)
         }
 
-        let nowMs = clock.now(world: "").milliseconds
+        let nowMs = clock.now().milliseconds
         var response = VerifyReceiptResponse(status: ReceiptStatus.valid, environment: environment)
         response.receipt = .init(receipt, app: app, requestMs: nowMs)
         guard subscribes, let first = receipt.inApp.first, let id = Int64(first.originalTransactionId) else { return response }

@@ -4,10 +4,14 @@ import StoreModel
 /// `ExtendRenewalDateRequest`. Fields are optional so that a missing one is answered with its
 /// own Apple error code rather than a decoding failure.
 public struct ExtendRenewalDateRequest: Codable, Sendable, Equatable {
+    /// Apple's `extendByDays`: 1 to 90 days; nil when missing or not an integer.
     public var extendByDays: Int64?
+    /// Apple's `extendReasonCode`: 0 undeclared, 1 customer satisfaction, 2 other, 3 service issue or outage.
     public var extendReasonCode: Int64?
+    /// Apple's `requestIdentifier`: the caller's ID for the request; repeating it repeats the first answer.
     public var requestIdentifier: String?
 
+    /// A request built in code; the values are checked when the extension is made.
     public init(extendByDays: Int64?, extendReasonCode: Int64?, requestIdentifier: String?) {
         self.extendByDays = extendByDays
         self.extendReasonCode = extendReasonCode
@@ -25,12 +29,16 @@ public struct ExtendRenewalDateRequest: Codable, Sendable, Equatable {
 
 /// `ExtendRenewalDateResponse`.
 public struct ExtendRenewalDateResponse: Codable, Sendable, Equatable {
+    /// The extended subscription's original transaction ID.
     public var originalTransactionId: String
+    /// The `webOrderLineItemId` of the subscription's current transaction.
     public var webOrderLineItemId: String
+    /// Whether the date moved; always true here, since a refused extension throws instead.
     public var success: Bool
     /// The subscription's new expiration date, in milliseconds.
     public var effectiveDate: Int64
 
+    /// A response with the given values.
     public init(originalTransactionId: String, webOrderLineItemId: String, success: Bool, effectiveDate: Int64) {
         self.originalTransactionId = originalTransactionId
         self.webOrderLineItemId = webOrderLineItemId
@@ -41,13 +49,18 @@ public struct ExtendRenewalDateResponse: Codable, Sendable, Equatable {
 
 /// `MassExtendRenewalDateRequest`.
 public struct MassExtendRenewalDateRequest: Codable, Sendable, Equatable {
+    /// Apple's `extendByDays`: 1 to 90 days for every subscriber extended.
     public var extendByDays: Int64?
+    /// Apple's `extendReasonCode`, 0–3, as for a single extension.
     public var extendReasonCode: Int64?
+    /// Apple's `requestIdentifier`: names the request, for Get Status of Subscription Renewal Date Extensions.
     public var requestIdentifier: String?
     /// Nil (omitted) extends in every storefront.
     public var storefrontCountryCodes: [String]?
+    /// The auto-renewable subscription whose active subscribers are extended; "" when sent but not a string.
     public var productId: String?
 
+    /// A request built in code; the values are checked when the extension runs.
     public init(extendByDays: Int64?, extendReasonCode: Int64?, requestIdentifier: String?, storefrontCountryCodes: [String]? = nil, productId: String?) {
         self.extendByDays = extendByDays
         self.extendReasonCode = extendReasonCode
@@ -56,6 +69,7 @@ public struct MassExtendRenewalDateRequest: Codable, Sendable, Equatable {
         self.productId = productId
     }
 
+    /// Reads a request body field by field, so a missing or mistyped field gets its own Apple error later.
     public init(body: Data) throws(ServerAPIError) {
         guard let fields = JSONValue.object(from: body) else { throw .generalBadRequest }
         extendByDays = fields["extendByDays"]?.integer
@@ -78,18 +92,27 @@ public struct MassExtendRenewalDateRequest: Codable, Sendable, Equatable {
 
 /// `MassExtendRenewalDateResponse`.
 public struct MassExtendRenewalDateResponse: Codable, Sendable, Equatable {
+    /// The request's identifier, to ask for its status with.
     public var requestIdentifier: String
+    /// A response naming the request.
     public init(requestIdentifier: String) { self.requestIdentifier = requestIdentifier }
 }
 
 /// `MassExtendRenewalDateStatusResponse`.
 public struct MassExtendRenewalDateStatusResponse: Codable, Sendable, Equatable {
+    /// The mass extension request this status is of.
     public var requestIdentifier: String
+    /// Whether every subscriber has been processed; always true here, where the request completes
+    /// before it is answered.
     public var complete: Bool
+    /// When it completed, in milliseconds on the world's clock.
     public var completeDate: Int64?
+    /// Subscribers whose renewal date moved.
     public var succeededCount: Int64?
+    /// Active subscribers that could not be extended (in a free trial or at the extension limit, say).
     public var failedCount: Int64?
 
+    /// A status with the given values.
     public init(requestIdentifier: String, complete: Bool, completeDate: Int64?, succeededCount: Int64?, failedCount: Int64?) {
         self.requestIdentifier = requestIdentifier
         self.complete = complete

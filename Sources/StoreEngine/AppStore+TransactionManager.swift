@@ -5,27 +5,39 @@ import StoreStorage
 /// The state of one subscription as `Product.SubscriptionInfo.Status` and the Server API's
 /// Get All Subscription Statuses report it.
 public struct SubscriptionStatusItem: Sendable {
+    /// The subscription group.
     public var groupId: String
+    /// Status 1–5: active, expired, billing retry, billing grace period, revoked.
     public var status: SubscriptionStatus
+    /// The subscription's original transaction ID.
     public var originalTransactionId: String
+    /// The subscription's latest transaction, signed.
     public var transaction: Signed<TransactionPayload>
+    /// The subscription's renewal info, signed.
     public var renewalInfo: Signed<RenewalInfoPayload>
 }
 
 /// The Transaction Manager's switches, after `SKTestSession`'s properties. Nil leaves a switch as it is.
 public struct SessionSwitches: Codable, Sendable {
+    /// `askToBuyEnabled`: purchases wait for a parent's approval.
     public var askToBuy: Bool?
+    /// `shouldEnterBillingRetryOnRenewal`: renewals fail and enter billing retry.
     public var failRenewals: Bool?
+    /// `billingGracePeriodIsEnabled`: a failed renewal keeps access through the grace period.
     public var billingGracePeriod: Bool?
+    /// `interruptedPurchasesEnabled`: purchases stop at an issue until it is resolved.
     public var interruptedPurchases: Bool?
+    /// `failTransactionsEnabled` (deprecated by Apple): every purchase fails with `failureError`.
     public var failTransactions: Bool?
     /// `failureError`, as a Purchase error name (`SessionSwitches.failureErrors`).
     public var failureError: String?
+    /// Stops a subscription after this many renewals, like the sandbox's cap; 0 or less removes the cap.
     public var renewalLimit: Int?
     /// What `failureError` may be: the `SKError.Code`s Apple accepts (`.unknown`,
     /// `.invalidOfferIdentifier`, `.invalidSignature`, `.missingOfferParams`, `.invalidOfferPrice`),
     /// by their StoreKit 2 names.
     public static let failureErrors = ["unknown", "invalidOfferIdentifier", "invalidOfferSignature", "missingOfferParameters", "invalidOfferPrice"]
+    /// Switches to change; every one left nil stays as it is.
     public init(askToBuy: Bool? = nil, failRenewals: Bool? = nil, billingGracePeriod: Bool? = nil, interruptedPurchases: Bool? = nil,
                 failTransactions: Bool? = nil, failureError: String? = nil, renewalLimit: Int? = nil) {
         self.askToBuy = askToBuy

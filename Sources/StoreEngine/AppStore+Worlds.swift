@@ -3,15 +3,23 @@ import StoreStorage
 
 /// What a world looks like from outside: its name and clock.
 public struct WorldInfo: Codable, Sendable, Equatable {
+    /// The world's name.
     public var id: String
+    /// When the world was created, in real time (ms).
     public var createdMs: Int64
+    /// The world's own time now (ms), which its clock and time jumps move.
     public var nowMs: Int64
+    /// The clock's rate as text: an Apple rate with its raw value, or a multiplier such as `720x`.
     public var rate: String
+    /// World seconds per real second (1 for real time and for the renewal-based Apple rates).
     public var clockSpeed: Double
+    /// The world's clock and switches, as stored.
     public var settings: WorldSettings
 }
 
 extension AppStore {
+    /// Creates an empty world whose clock starts at real time now, at `rate` (by default the
+    /// store's), with the catalogs' simulated errors; fails if the name is taken.
     public func createWorld(_ id: String, rate: TimeRate? = nil) async throws -> WorldInfo {
         try await worlds.create(id, rate: rate).info()
     }
@@ -38,10 +46,12 @@ extension AppStore {
         await worlds.all.map(\.id)
     }
 
+    /// The world's name, clock and settings now.
     public func worldInfo(_ id: String) async throws -> WorldInfo {
         try await loadedWorld(id).info()
     }
 
+    /// Deletes a world and everything in it; the default world cannot be deleted, only reset.
     public func deleteWorld(_ id: String) async throws {
         try await worlds.delete(id)
         worlds.env.notificationURLs.invalidate(world: id)
@@ -65,6 +75,7 @@ extension AppStore {
         return await world.info()
     }
 
+    /// Changes how fast the world's clock runs from now on; the time already passed stays.
     public func setTimeRate(_ id: String, rate: TimeRate) async throws -> WorldInfo {
         let world = try await loadedWorld(id)
         try await world.setRate(rate)

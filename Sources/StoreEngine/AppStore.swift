@@ -8,11 +8,14 @@ import StoreStorage
 /// keeps every purchase, and signs what it hands out. State lives in worlds (`World`), each with its
 /// own clock; the rules live in `Rules/`; front ends (HTTP, CLI) hold no rules of their own.
 public final class AppStore: Sendable {
+    /// The world every store has and that cannot be deleted, only reset; used when no world is named.
     public static let defaultWorld = "default"
 
     /// The engine's storage; never handed above the engine (callers use `close()`).
     let database: StoreDatabase
+    /// The store's certificate authority: the root and leaf that sign transactions, notifications and receipts.
     public let authority: CertificateAuthority
+    /// Where the store reads real time; each world's clock is anchored to it.
     public let clock: any StoreClock
     let signer: JWSSigner
     let worlds: WorldDirectory
@@ -64,7 +67,7 @@ public final class AppStore: Sendable {
         let env = WorldEnvironment(
             apps: Dictionary(apps.map { ($0.bundleId, $0) }, uniquingKeysWith: { _, last in last }),
             database: database, identifiers: Identifiers(lastId: marks.transactionId, lastSeq: marks.seq, uuids: uuids),
-            signer: JWSSigner(authority: authority), realNowMs: { clock.now(world: "").milliseconds },
+            signer: JWSSigner(authority: authority), realNowMs: { clock.now().milliseconds },
             ownership: ownership, feed: TransactionFeed(openedAt: marks.seq))
         let directory = WorldDirectory(env: env, defaultRate: rate, runScheduler: runScheduler)
         try await directory.load()
@@ -82,6 +85,7 @@ public final class AppStore: Sendable {
         await database.close()
     }
 
+    /// The app with this bundle ID, or `StoreError.appNotFound`.
     public func app(_ bundleId: String) throws(StoreError) -> StoreApp {
         guard let app = appsByBundle[bundleId] else { throw .appNotFound("no app with bundle ID \(bundleId)") }
         return app

@@ -15,6 +15,7 @@ public struct CustomerMemoryPolicy: Sendable, Equatable {
     /// read the customer and is waiting on the database finds it as it left it.
     public var minimumIdleMs: Int64
 
+    /// A policy; at least one customer is kept, and a negative idle time counts as none.
     public init(maximumCustomers: Int = CustomerMemoryPolicy.defaultMaximumCustomers, minimumIdleMs: Int64 = 60_000) {
         self.maximumCustomers = max(maximumCustomers, 1)
         self.minimumIdleMs = max(minimumIdleMs, 0)

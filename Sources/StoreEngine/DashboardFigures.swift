@@ -5,7 +5,9 @@ import StoreStorage
 /// The figures the dashboard draws, counted over the world's simulated time (UTC days and hours
 /// ending at the world's now): what people would rather look at than read.
 public struct DashboardFigures: Sendable, Equatable {
+    /// One UTC day of the world's time: its active subscriptions and renewals.
     public struct Day: Sendable, Equatable {
+        /// Midnight UTC at the start of the day.
         public var startMs: Int64
         /// Subscriptions entitled at the end of the day (at now for today): distinct original
         /// transactions with a period covering that instant, not revoked by then.
@@ -14,21 +16,29 @@ public struct DashboardFigures: Sendable, Equatable {
         public var renewals: Int
     }
 
+    /// What was paid in one currency, day by day.
     public struct Revenue: Sendable, Equatable {
+        /// The ISO 4217 currency code.
         public var currency: String
         /// Milliunits per day, aligned with `days`.
         public var perDay: [Int64]
     }
 
+    /// One hour of notification delivery attempts.
     public struct Hour: Sendable, Equatable {
+        /// The start of the hour.
         public var startMs: Int64
+        /// Attempts that hour that got `SUCCESS`.
         public var successes: Int
+        /// Attempts that hour that did not.
         public var failures: Int
     }
 
+    /// Each day from the first purchase (or the requested number of days back, if later) up to today.
     public var days: [Day]
     /// Purchases' prices (family-shared copies left out), per currency, by currency code.
     public var revenue: [Revenue]
+    /// The requested number of hours up to the current one, oldest first.
     public var deliveries: [Hour]
 
     static let dayMs: Int64 = 86_400_000

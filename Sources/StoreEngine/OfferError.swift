@@ -18,6 +18,7 @@ public enum OfferError: Error, Sendable, Equatable {
     /// The code was redeemed as many times as it allows.
     case offerCodeRedemptionLimitReached(String)
 
+    /// The case's name, as the device API's error answer names it (the StoreKit error to throw).
     public var code: String {
         switch self {
         case .invalidOfferSignature: "invalidOfferSignature"
@@ -30,6 +31,7 @@ public enum OfferError: Error, Sendable, Equatable {
         }
     }
 
+    /// What was wrong, for a person reading the answer.
     public var message: String {
         switch self {
         case .invalidOfferSignature(let m), .invalidOfferIdentifier(let m), .missingOfferParameters(let m),

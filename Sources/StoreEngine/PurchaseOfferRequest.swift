@@ -16,7 +16,9 @@ public enum PurchaseOfferRequest: Sendable, Equatable {
 
     /// The legacy signed offer, as StoreKit 2's first promotional-offer option carries it.
     public struct PromotionalOfferV1: Sendable, Equatable, Codable {
+        /// The promotional offer's ID in the product's catalog.
         public var offerID: String?
+        /// The ID of the In-App Purchase key the developer signed with.
         public var keyID: String?
         /// A UUID; StoreKit wants it lowercase.
         public var nonce: String?
@@ -24,6 +26,7 @@ public enum PurchaseOfferRequest: Sendable, Equatable {
         public var signature: String?
         /// Milliseconds since 1970, when the developer's server signed.
         public var timestamp: Int64?
+        /// The offer as the app passes it; the fields are checked when the purchase is made.
         public init(offerID: String?, keyID: String?, nonce: String?, signature: String?, timestamp: Int64?) {
             self.offerID = offerID
             self.keyID = keyID

@@ -3,10 +3,15 @@ import StoreModel
 /// An app the store sells for. Each has its own bundle ID, Apple ID, environment and catalog,
 /// and every signed payload carries the first three.
 public struct StoreApp: Sendable {
+    /// The app's bundle ID, which every signed payload carries.
     public var bundleId: String
+    /// The app's Apple ID (`appAppleId`), which signed payloads carry.
     public var appAppleId: Int64
+    /// `Sandbox` or `Production`: what the app's transactions say and where its notifications go.
     public var environment: StoreEnvironment
+    /// The app's display name.
     public var name: String
+    /// The app's products and settings, read from its `.storekit` file.
     public var catalog: Catalog
     /// The catalog's source text, kept so the catalog can be stored and shown as given.
     public var catalogJSON: String
@@ -14,6 +19,7 @@ public struct StoreApp: Sendable {
     /// `applicationVersion` and `originalApplicationVersion` (paid-to-free checks compare it).
     public var applicationVersion = "1.0"
 
+    /// An app from a catalog already decoded; `catalogJSON` should be its source.
     public init(bundleId: String, appAppleId: Int64, environment: StoreEnvironment, name: String, catalog: Catalog, catalogJSON: String) {
         self.bundleId = bundleId
         self.appAppleId = appAppleId

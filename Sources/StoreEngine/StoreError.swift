@@ -16,6 +16,7 @@ public enum StoreError: Error, Sendable, Equatable {
     case invalidAction(String)
     case worldNotFound(String)
 
+    /// A stable name for the error in API answers; a simulated error gives the StoreKit error it simulates.
     public var code: String {
         switch self {
         case .appNotFound: "appNotFound"
@@ -33,6 +34,7 @@ public enum StoreError: Error, Sendable, Equatable {
         }
     }
 
+    /// What went wrong, for a person; a simulated error says which API it was set on.
     public var message: String {
         switch self {
         case .appNotFound(let m), .productUnavailable(let m), .customerNotFound(let m), .transactionNotFound(let m),

@@ -11,9 +11,13 @@ public struct StoreMessage: Codable, Sendable, Equatable {
         case priceIncreaseConsent, billingIssue, winBackOffer, generic
     }
 
+    /// The message's ID (`Message.id`), which `displayMessage` takes.
     public var id: String
+    /// Why the App Store shows it (`Message.reason`).
     public var reason: Reason
+    /// The app it is shown over.
     public var bundleId: String
+    /// The customer it is for.
     public var customer: String
     /// World time the App Store queued the message.
     public var createdDate: Int64
@@ -21,9 +25,11 @@ public struct StoreMessage: Codable, Sendable, Equatable {
     public var displayedDate: Int64?
     /// The subscription the message is about, if any.
     public var originalTransactionId: String?
+    /// The subscription's product, if the message is about one.
     public var productId: String?
     /// For a price-increase consent: the price the customer is asked to accept, in milliunits.
     public var newPrice: Int64?
+    /// The currency of `newPrice`.
     public var currency: String?
     /// For a win-back message: the offers the customer may redeem, best first.
     public var winBackOfferIds: [String]?

@@ -15,6 +15,8 @@ extension StoreWorld {
         try await store.deviceVerificationID(customer: customer, world: id)
     }
 
+    /// Changes the customer's app transaction (versions, original purchase or preorder date) and
+    /// returns it signed; versions are 1–64 characters.
     public func updateAppTransaction(bundleId: String, customer: String, change: AppTransactionChange) async throws -> Signed<AppTransactionPayload> {
         try await store.updateAppTransaction(bundleId: bundleId, customer: customer, change: change, world: id)
     }
@@ -25,6 +27,7 @@ extension StoreWorld {
         try await store.rescindConsent(bundleId: bundleId, customer: customer, world: id)
     }
 
+    /// The customer's family group and its members, if they are in one.
     public func family(of customer: String) async throws -> FamilyMembership {
         try await store.family(of: customer, world: id)
     }
@@ -122,6 +125,7 @@ extension StoreWorld {
         try await store.modifyTransaction(world: self.id, id: transactionId, change)
     }
 
+    /// The customer with this ID in the world, or nil when there is none.
     public func customer(_ name: String) async throws -> StoreCustomer? {
         try await store.customer(name, world: id)
     }

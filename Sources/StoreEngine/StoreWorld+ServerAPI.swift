@@ -9,10 +9,13 @@ extension StoreWorld {
         try await store.extendRenewalDate(originalTransactionId: originalTransactionId, request: request, bundleId: bundleId, world: id)
     }
 
+    /// Extend Subscription Renewal Dates for All Active Subscribers, for an app named directly; it
+    /// completes before it returns.
     public func extendRenewalDatesForAllActiveSubscribers(_ request: MassExtendRenewalDateRequest, bundleId: String) async throws -> MassExtendRenewalDateResponse {
         try await store.extendRenewalDatesForAllActiveSubscribers(request, bundleId: bundleId, world: id)
     }
 
+    /// Get Status of Subscription Renewal Date Extensions, for an app named directly.
     public func massExtensionStatus(productId: String, requestIdentifier: String, bundleId: String) async throws -> MassExtendRenewalDateStatusResponse {
         try await store.massExtensionStatus(productId: productId, requestIdentifier: requestIdentifier, bundleId: bundleId, world: id)
     }

@@ -49,6 +49,7 @@ extension StoreWorld {
         try await store.setNotificationURL(url, bundleId: bundleId, environment: environment, world: id)
     }
 
+    /// The app's Production and Sandbox notification URLs in the world, and which environment it uses.
     public func notificationURLs(bundleId: String) async throws -> NotificationURLs {
         try await store.notificationURLs(bundleId: bundleId, world: id)
     }
@@ -68,22 +69,30 @@ extension StoreWorld {
         try await store.createOfferCodes(request, bundleId: bundleId, world: id)
     }
 
+    /// The app's offer codes in the world, with their redemption counts, oldest first.
     public func offerCodes(bundleId: String) async throws -> [OfferCodeInfo] {
         try await store.offerCodes(bundleId: bundleId, world: id)
     }
 
+    /// Every refund request in the world, pending or decided, oldest first.
     public func refundRequests() async throws -> [RefundRequest] {
         try await store.refundRequests(world: id)
     }
 
+    /// Grants (`REFUND`) or declines (`REFUND_DECLINED`) a pending refund request; nil follows the
+    /// developer's latest `refundPreference`, else grants in full.
     public func decideRefund(requestId: String, grant: Bool?) async throws -> RefundRequest {
         try await store.decideRefund(requestId: requestId, grant: grant, world: id)
     }
 
+    /// Withdraws a refund after a dispute (`REFUND_REVERSED`); a subscription whose refunded period
+    /// still runs is active again, with auto-renew off.
     public func reverseRefund(transactionId: String) async throws -> Signed<TransactionPayload> {
         try await store.reverseRefund(transactionId: transactionId, world: id)
     }
 
+    /// Turns the world's Transaction Manager switches on or off (nil leaves one as it is); throws for
+    /// an unknown `failureError`.
     public func setSwitches(_ switches: SessionSwitches) async throws -> WorldInfo {
         try await store.setSwitches(switches, world: id)
     }
@@ -98,22 +107,28 @@ extension StoreWorld {
         try await store.checkSimulatedError(api, world: id)
     }
 
+    /// `enableAutoRenewForTransaction` / `disableAutoRenewForTransaction`: returns the signed renewal info after it.
     public func setAutoRenew(transactionId: String, enabled: Bool) async throws -> Signed<RenewalInfoPayload> {
         try await store.setAutoRenew(transactionId: transactionId, enabled: enabled, world: id)
     }
 
+    /// `expireSubscription(productIdentifier:)`: the subscription's current period ends now.
     public func expireSubscription(transactionId: String) async throws -> Signed<RenewalInfoPayload> {
         try await store.expireSubscription(transactionId: transactionId, world: id)
     }
 
+    /// `forceRenewalOfSubscription`: ends the current period and begins the next one now.
     public func forceRenewal(transactionId: String) async throws -> PurchaseOutcome {
         try await store.forceRenewal(transactionId: transactionId, world: id)
     }
 
+    /// `resolveIssueForTransaction`: completes an interrupted purchase, or ends a billing issue with
+    /// the renewal going through now; takes a pending purchase's or a transaction's ID.
     public func resolveIssue(_ pendingId: String) async throws -> PurchaseOutcome {
         try await store.resolveIssue(pendingId, world: self.id)
     }
 
+    /// Purchases in the world still waiting for Ask to Buy or an interrupted purchase's issue.
     public func pendingPurchases() async throws -> [PendingPurchase] {
         try await store.pendingPurchases(world: id)
     }
@@ -123,6 +138,8 @@ extension StoreWorld {
         try await store.answerAskToBuy(pendingId, approve: approve, world: self.id)
     }
 
+    /// `refundTransaction`: revokes the transaction now with `reason`; a refunded current
+    /// subscription period ends the subscription.
     public func refund(transactionId: String, reason: RevocationReason = .otherReason) async throws -> Signed<TransactionPayload> {
         try await store.refund(transactionId: transactionId, reason: reason, world: id)
     }
@@ -132,6 +149,8 @@ extension StoreWorld {
         try await store.deleteTransaction(transactionId: transactionId, world: id)
     }
 
+    /// `clearTransactions()`: deletes the app's transactions and subscriptions for one customer, or
+    /// for all of them when `customer` is nil.
     public func clearTransactions(bundleId: String, customer: String? = nil) async throws {
         try await store.clearTransactions(bundleId: bundleId, customer: customer, world: id)
     }

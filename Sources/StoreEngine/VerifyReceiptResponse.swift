@@ -6,12 +6,21 @@ import StoreSigning
 /// (`…_date` "2013-08-01 07:00:00 Etc/GMT", `…_date_ms` a string of milliseconds, `…_date_pst` in
 /// America/Los_Angeles), as Apple's App Store Receipts documentation gives them.
 public struct VerifyReceiptResponse: Encodable, Sendable {
+    /// Apple's `status`: 0 when valid, else a 21xxx code (`AppStore.ReceiptStatus`).
     public var status: Int
+    /// `Sandbox` or `Production`: the environment of the receipt's app.
     public var environment: String?
+    /// The receipt that was sent, decoded; nil unless `status` is 0.
     public var receipt: Receipt?
+    /// `latest_receipt`: a fresh receipt with the customer's current purchases, base64; only for
+    /// receipts with auto-renewable subscriptions.
     public var latestReceipt: String?
+    /// `latest_receipt_info`: the customer's transactions in the app, oldest first, finished
+    /// consumables left out.
     public var latestReceiptInfo: [Transaction]?
+    /// `pending_renewal_info`: one entry per subscription, with its renewal state.
     public var pendingRenewalInfo: [PendingRenewal]?
+    /// `is-retryable`: true with status 21100 when the store failed while reading the customer's data.
     public var isRetryable: Bool?
 
     enum CodingKeys: String, CodingKey {
@@ -63,6 +72,7 @@ public struct VerifyReceiptResponse: Encodable, Sendable {
             case originalApplicationVersion = "original_application_version", inApp = "in_app"
         }
 
+        /// Writes the receipt's fields under Apple's snake-case keys, each date in its three spellings.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(receiptType, forKey: .receiptType)
@@ -114,6 +124,7 @@ public struct VerifyReceiptResponse: Encodable, Sendable {
             if payload.offerType == .offerCode { fields["offer_code_ref_name"] = payload.offerIdentifier }
         }
 
+        /// Writes the entry's string fields and its dates in Apple's three spellings.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: DynamicKey.self)
             for (name, value) in fields { try container.encode(value, forKey: DynamicKey(name)) }
@@ -139,6 +150,7 @@ public struct VerifyReceiptResponse: Encodable, Sendable {
             gracePeriodExpires = info.gracePeriodExpiresDate.map(Dates.init)
         }
 
+        /// Writes the entry's string fields and, in a grace period, `grace_period_expires_date`.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: DynamicKey.self)
             for (name, value) in fields { try container.encode(value, forKey: DynamicKey(name)) }

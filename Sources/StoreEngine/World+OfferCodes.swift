@@ -150,6 +150,7 @@ public struct OfferCodeBatchRequest: Codable, Sendable {
     /// World time, ms.
     public var expiresAt: Int64?
 
+    /// A request for either custom `codes` or `count` generated one-time codes of `offer`.
     public init(offer: String, codes: [String]? = nil, count: Int? = nil, maxRedemptions: Int? = nil, expiresAt: Int64? = nil) {
         self.offer = offer
         self.codes = codes

@@ -3,8 +3,11 @@ import StoreStorage
 
 /// What `AppStore.requestReview(in:)` did: whether the rating prompt showed and, if not, why.
 public struct ReviewPromptDecision: Codable, Sendable, Equatable {
+    /// Whether the rating prompt would have appeared.
     public var wouldShowPrompt: Bool
+    /// Why it did not, when it did not.
     public var reason: ReviewPromptPolicy.Refusal?
+    /// A decision with the given outcome.
     public init(wouldShowPrompt: Bool, reason: ReviewPromptPolicy.Refusal?) {
         self.wouldShowPrompt = wouldShowPrompt
         self.reason = reason

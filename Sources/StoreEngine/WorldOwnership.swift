@@ -13,8 +13,10 @@ public struct InstanceSettings: Sendable {
     /// This process, as lease rows name it.
     public var instanceId: String
 
+    /// Ten seconds: how long a world stays with a silent instance before another takes it over.
     public static let defaultLeaseMs: Int64 = 10_000
 
+    /// Settings for one instance; leases shorter than 300 ms are raised to 300 ms.
     public init(advertiseURL: String, leaseMs: Int64 = InstanceSettings.defaultLeaseMs, instanceId: String = UUID().uuidString.lowercased()) {
         self.advertiseURL = advertiseURL
         self.leaseMs = max(leaseMs, 300)
@@ -87,9 +89,13 @@ final class WorldOwnership: Sendable {
 /// A request reached an instance that does not own its world: the HTTP front forwards it to the
 /// owner's address. Nothing of the request was done here.
 public struct WorldElsewhere: Error, TemporarilyUnavailable, CustomStringConvertible {
+    /// The world the request was for.
     public var world: String
+    /// The owning instance's advertised URL, where the request is forwarded.
     public var address: String
+    /// A client that cannot be forwarded may retry after a second, once ownership has settled.
     public var retryAfterSeconds: Int { 1 }
+    /// Names the world and the instance that serves it.
     public var description: String { "world \(world) is served by the instance at \(address)" }
 }
 
@@ -98,10 +104,13 @@ public struct WorldElsewhere: Error, TemporarilyUnavailable, CustomStringConvert
 /// error on its way out.
 public final class WorldMisses: Sendable {
     private let state = Mutex<WorldElsewhere?>(nil)
+    /// An empty record, bound for one request.
     public init() {}
+    /// The first world the request found served elsewhere, if any; later misses are not kept.
     public var first: WorldElsewhere? { state.withLock { $0 } }
     func record(_ miss: WorldElsewhere) { state.withLock { if $0 == nil { $0 = miss } } }
 
+    /// The record of the request being handled, when the HTTP front bound one.
     @TaskLocal public static var current: WorldMisses?
 }
 

@@ -2,6 +2,7 @@
 /// A nil switch falls back to the app catalog's `settings` (`_askToBuyEnabled`, …), as a test
 /// session's overrides fall back to its configuration file; `reset` clears them all.
 public struct WorldSettings: Codable, Sendable, Equatable {
+    /// The world's clock: its anchor and rate.
     public var clock: WorldClock
     /// `askToBuyEnabled`
     public var askToBuy: Bool?
@@ -22,6 +23,7 @@ public struct WorldSettings: Codable, Sendable, Equatable {
     /// The sandbox's "renews up to 12 times" cap, when wanted; nil = no cap.
     public var renewalLimit: Int?
 
+    /// Settings with `clock`, no overrides and no simulated errors.
     public init(clock: WorldClock) {
         self.clock = clock
         self.simulatedErrors = [:]

@@ -63,7 +63,7 @@ public struct APITokenSigner: Sendable {
     }
 
     /// A signed bearer token (without the `Bearer ` prefix).
-    public func token(now: Date = Date(), options: Options = .python) -> String {
+    public func token(now: Date, options: Options = .python) -> String {
         let header = "{\"alg\":\(Self.quoted(options.algorithm)),\"kid\":\(Self.quoted(keyId)),\"typ\":\"JWT\"}"
         let nowSeconds = now.timeIntervalSince1970
         var claims = "{\"iss\":\(Self.quoted(issuerId)),\"bid\":\(Self.quoted(bundleId))"

@@ -35,9 +35,9 @@ public struct CertificateAuthority: Sendable {
     /// The root to hand to clients that want PEM (Apple's verifiers want ``rootDER``).
     public var rootPEM: String { material.rootCertificatePEM }
 
-    /// Creates fresh keys and a fresh chain. `now` is accepted for API stability; the fixed
-    /// validity window already covers any plausible world clock.
-    public static func generate(now: Date = Date()) throws -> CertificateAuthority {
+    /// Creates fresh keys and a fresh chain. It reads no clock: the chain's fixed validity window
+    /// (`CertificateProfile`) covers any plausible world clock.
+    public static func generate() throws -> CertificateAuthority {
         let rootKey = P256.Signing.PrivateKey()
         let intermediateKey = P256.Signing.PrivateKey()
         let leafKey = P256.Signing.PrivateKey()

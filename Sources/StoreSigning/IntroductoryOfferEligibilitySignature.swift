@@ -13,7 +13,7 @@ public enum IntroductoryOfferEligibilitySignature {
     /// Signs like Apple's `IntroductoryOfferEligibilitySignatureCreator.createSignature` (for tests and tools).
     public static func sign(
         privateKeyP8: String, keyId: String, issuerId: String, bundleId: String, productId: String,
-        allowIntroductoryOffer: Bool, transactionId: String, nonce: UUID = UUID(), issuedAt: Date = Date()
+        allowIntroductoryOffer: Bool, transactionId: String, nonce: UUID = UUID(), issuedAt: Date
     ) throws -> String {
         try PromotionalOfferV2Signature.signJWT(claims: [
             "bid": .string(bundleId), "iss": .string(issuerId), "aud": .string(audience),

@@ -76,7 +76,7 @@ public enum PromotionalOfferV2Signature {
     /// Signs like Apple's `PromotionalOfferV2SignatureCreator.createSignature` (for clients and tests).
     public static func sign(
         privateKeyP8: String, keyId: String, issuerId: String, bundleId: String, productId: String,
-        offerIdentifier: String, transactionId: String? = nil, nonce: UUID = UUID(), issuedAt: Date = Date()
+        offerIdentifier: String, transactionId: String? = nil, nonce: UUID = UUID(), issuedAt: Date
     ) throws -> String {
         var claims: [String: JSONScalar] = [
             "bid": .string(bundleId), "iss": .string(issuerId), "aud": .string(audience),

@@ -25,7 +25,7 @@ public enum ReceiptSigner {
     }
 
     /// Checks the signature against `root` and reads the receipt.
-    public static func verify(_ bytes: [UInt8], root: Certificate, at date: Date = Date()) async throws(Failure) -> AppReceipt {
+    public static func verify(_ bytes: [UInt8], root: Certificate, at date: Date) async throws(Failure) -> AppReceipt {
         let content = try signedContent(bytes)
         let result = await CMS.isValidAttachedSignature(signatureBytes: bytes, trustRoots: CertificateStore([root])) {
             RFC5280Policy(validationTime: date)

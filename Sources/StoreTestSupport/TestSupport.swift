@@ -11,7 +11,7 @@ public final class TestClock: StoreClock, @unchecked Sendable {
     /// A clock stopped at `date` (by default 2026-01-01 00:00 UTC).
     public init(_ date: Date = Date(timeIntervalSince1970: 1_767_225_600)) { current = date } // 2026-01-01
     /// The clock's current time; every world reads the same time.
-    public func now(world: String) -> Date { lock.withLock { current } }
+    public func now() -> Date { lock.withLock { current } }
     /// Moves the clock forward by `seconds` (backward when negative), for every world at once.
     public func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
 }

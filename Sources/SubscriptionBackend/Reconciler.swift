@@ -55,7 +55,7 @@ public final class Reconciler: Sendable {
                 continue
             }
             for environment in app.environments where environment == "Production" || environment == "Sandbox" {
-                let client = ServerAPIClient(baseURL: app.baseURL(environment: environment), signer: signer, http: http)
+                let client = ServerAPIClient(baseURL: app.baseURL(environment: environment), signer: signer, http: http, clock: backend.clock)
                 await notifications(app: app, environment: environment, client: client, checker: checker, report: &report)
                 await transactions(app: app, environment: environment, client: client, checker: checker, report: &report)
                 await statuses(app: app, environment: environment, client: client, checker: checker, report: &report)

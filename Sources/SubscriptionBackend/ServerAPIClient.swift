@@ -13,12 +13,16 @@ public struct ServerAPIClient: Sendable {
     public let baseURL: String
     let signer: APITokenSigner
     let http: HTTPClient
+    /// Dates each bearer token (`iat`, `exp`): the backend's clock, so a test sets the time.
+    let clock: WallClock
 
-    /// One client per app and environment; every request signs a fresh bearer token with `signer`.
-    public init(baseURL: String, signer: APITokenSigner, http: HTTPClient) {
+    /// One client per app and environment; every request signs a fresh bearer token with `signer`,
+    /// dated by `clock`.
+    public init(baseURL: String, signer: APITokenSigner, http: HTTPClient, clock: WallClock) {
         self.baseURL = baseURL
         self.signer = signer
         self.http = http
+        self.clock = clock
     }
 
     /// A Get Transaction History response (Apple's `HistoryResponse`), reduced to what the backend reads.
@@ -92,7 +96,7 @@ public struct ServerAPIClient: Sendable {
     private func call<T: Decodable>(_ method: HTTPMethod, _ path: String, body: Data?) async throws -> T {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
-        request.headers.add(name: "Authorization", value: "Bearer " + signer.token(options: .init(includeIssuedAt: true, fractionalDates: false)))
+        request.headers.add(name: "Authorization", value: "Bearer " + signer.token(now: Date(timeIntervalSince1970: Double(clock.nowMs()) / 1000), options: .init(includeIssuedAt: true, fractionalDates: false)))
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "User-Agent", value: "openstorekit-subscription-backend")
         if let body {

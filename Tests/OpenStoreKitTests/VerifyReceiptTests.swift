@@ -33,7 +33,7 @@ import Testing
 
             // The receipt itself: PKCS#7 signed by this store, Apple's attribute types inside.
             let root = try await store.store.authority.rootCertificate
-            let decoded = try await ReceiptSigner.verify(Array(try #require(Data(base64Encoded: data))), root: root)
+            let decoded = try await ReceiptSigner.verify(Array(try #require(Data(base64Encoded: data))), root: root, at: Date())
             #expect(decoded.bundleId == ClientTestStore.bundle && decoded.applicationVersion == "1.0")
             // A finished consumable leaves the receipt, as Apple's does.
             #expect(Set(decoded.inApp.map(\.transactionId)) == Set([id(guide), id(plus)].compactMap { $0 }))

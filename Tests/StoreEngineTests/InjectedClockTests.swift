@@ -14,13 +14,13 @@ import Testing
         let signer = try APITokenSigner(generated: try await store.world(AppStore.defaultWorld).createAPIKey(bundleId: testBundle))
         let gateway = ServerAPIGateway(store: store)
         // A token made at the store's time is good; one made at the machine's time is not (yet).
-        let caller = try await gateway.authenticate(token: signer.token(now: clock.now(world: "")))
+        let caller = try await gateway.authenticate(token: signer.token(now: clock.now()))
         #expect(caller.bundleId == testBundle)
         await #expect(throws: ServerAPIAuthFailure.self) {
             try await gateway.authenticate(token: signer.token(now: Date()))
         }
         // Two hours on the store's clock: the token made before has expired.
-        let old = signer.token(now: clock.now(world: ""))
+        let old = signer.token(now: clock.now())
         clock.advance(2 * 3600)
         await #expect(throws: ServerAPIAuthFailure.token(.expired)) { try await gateway.authenticate(token: old) }
         await store.shutdown()
@@ -31,12 +31,12 @@ import Testing
         let store = try await makeStore(clock: clock)
         let signer = try APITokenSigner(generated: try await store.world(AppStore.defaultWorld).createAPIKey(bundleId: testBundle))
         let gateway = ServerAPIGateway(store: store, rateLimitPerMinute: 1)
-        _ = try await gateway.authenticate(token: signer.token(now: clock.now(world: "")))
+        _ = try await gateway.authenticate(token: signer.token(now: clock.now()))
         await #expect(throws: ServerAPIError.rateLimitExceeded) {
-            try await gateway.authenticate(token: signer.token(now: clock.now(world: "")))
+            try await gateway.authenticate(token: signer.token(now: clock.now()))
         }
         clock.advance(61)
-        _ = try await gateway.authenticate(token: signer.token(now: clock.now(world: "")))
+        _ = try await gateway.authenticate(token: signer.token(now: clock.now()))
         await store.shutdown()
     }
 
@@ -45,7 +45,7 @@ import Testing
         let store = try await makeStore(clock: clock)
         let key = try await store.world(AppStore.defaultWorld).createAPIKey(bundleId: testBundle)
         let listed = try #require(try await store.world(AppStore.defaultWorld).apiKeys().first { $0.keyId == key.key.keyId })
-        #expect(listed.createdMs == clock.now(world: "").milliseconds)
+        #expect(listed.createdMs == clock.now().milliseconds)
         await store.shutdown()
     }
 

@@ -42,7 +42,7 @@ func expectOfferError(_ code: String, _ body: () async throws -> Void) async {
 
     func signedV1(_ key: GeneratedAPIKey, clock: TestClock, offerId: String = "promo.half", product: String = "o.monthly",
                   nonce: UUID = UUID(), token: String = "", ageMs: Int64 = 0) throws -> PurchaseOfferRequest {
-        let timestamp = Int64(clock.now(world: "").timeIntervalSince1970 * 1000) - ageMs
+        let timestamp = Int64(clock.now().timeIntervalSince1970 * 1000) - ageMs
         let signature = try PromotionalOfferSignature.sign(
             privateKeyP8: key.privateKeyP8, bundleId: offerBundle, keyId: key.key.keyId, productId: product, offerId: offerId,
             appAccountToken: token, nonce: nonce, timestamp: timestamp)
@@ -71,7 +71,7 @@ func expectOfferError(_ code: String, _ body: () async throws -> Void) async {
         let key = try await lapsedSubscriber(store)
         let jws = try PromotionalOfferV2Signature.sign(
             privateKeyP8: key.privateKeyP8, keyId: key.key.keyId, issuerId: key.key.issuerId, bundleId: offerBundle,
-            productId: "o.monthly", offerIdentifier: "promo.half", issuedAt: clock.now(world: ""))
+            productId: "o.monthly", offerIdentifier: "promo.half", issuedAt: clock.now())
         let outcome = try await store.world(AppStore.defaultWorld).purchase(offerPurchase("o.monthly", "alice"), offer: .promotionalJWS(jws))
         #expect(outcome.transaction?.payload.offerIdentifier == "promo.half")
 
@@ -83,14 +83,14 @@ func expectOfferError(_ code: String, _ body: () async throws -> Void) async {
         // Signed for another product.
         let other = try PromotionalOfferV2Signature.sign(
             privateKeyP8: key.privateKeyP8, keyId: key.key.keyId, issuerId: key.key.issuerId, bundleId: offerBundle,
-            productId: "o.premium", offerIdentifier: "promo.half", issuedAt: clock.now(world: ""))
+            productId: "o.premium", offerIdentifier: "promo.half", issuedAt: clock.now())
         await expectOfferError("invalidOfferSignature") {
             _ = try await store.world(AppStore.defaultWorld).purchase(offerPurchase("o.monthly", "alice"), offer: .promotionalJWS(other))
         }
         // A transactionId claim that isn't the customer's.
         let foreign = try PromotionalOfferV2Signature.sign(
             privateKeyP8: key.privateKeyP8, keyId: key.key.keyId, issuerId: key.key.issuerId, bundleId: offerBundle,
-            productId: "o.monthly", offerIdentifier: "promo.half", transactionId: "1", issuedAt: clock.now(world: ""))
+            productId: "o.monthly", offerIdentifier: "promo.half", transactionId: "1", issuedAt: clock.now())
         await expectOfferError("invalidOfferSignature") {
             _ = try await store.world(AppStore.defaultWorld).purchase(offerPurchase("o.monthly", "alice"), offer: .promotionalJWS(foreign))
         }

@@ -55,7 +55,7 @@ import Testing
 
     func caller(_ store: AppStore) async throws -> ServerAPICaller {
         let key = try await store.createAPIKey(bundleId: testBundle, world: AppStore.defaultWorld)
-        let token = try APITokenSigner(generated: key).token(now: store.clock.now(world: ""), options: .swift)
+        let token = try APITokenSigner(generated: key).token(now: store.clock.now(), options: .swift)
         return try await ServerAPIGateway(store: store).authenticate(token: token)
     }
 

@@ -11,7 +11,7 @@ import Testing
     func caller(_ store: AppStore, world: String = AppStore.defaultWorld) async throws -> ServerAPICaller {
         let key = try await store.createAPIKey(bundleId: testBundle, world: world)
         let gateway = ServerAPIGateway(store: store)
-        let token = try APITokenSigner(generated: key).token(now: store.clock.now(world: ""), options: .swift)
+        let token = try APITokenSigner(generated: key).token(now: store.clock.now(), options: .swift)
         return try await gateway.authenticate(token: token)
     }
 
@@ -113,7 +113,7 @@ import Testing
         _ = try await store.createWorld("elsewhere")  // a key of a world that does not exist opens nothing
         let key = try await store.createAPIKey(bundleId: testBundle, world: "elsewhere")
         let gateway = ServerAPIGateway(store: store)
-        let elsewhere = try await gateway.authenticate(token: try APITokenSigner(generated: key).token(now: store.clock.now(world: "")))
+        let elsewhere = try await gateway.authenticate(token: try APITokenSigner(generated: key).token(now: store.clock.now()))
         #expect(elsewhere.world == "elsewhere")
         await #expect(throws: (any Error).self) { try await store.transactionInfo(transactionId: id, caller: elsewhere) }
         await store.shutdown()

@@ -49,7 +49,7 @@ import Testing
         let clock = TestClock()
         let store = try await makeStore(clock: clock)
         let key = try await store.world(AppStore.defaultWorld).createAPIKey(bundleId: testBundle)
-        let token = try APITokenSigner(generated: key).token(now: store.clock.now(world: ""), options: .swift)
+        let token = try APITokenSigner(generated: key).token(now: store.clock.now(), options: .swift)
         let caller = try await ServerAPIGateway(store: store).authenticate(token: token)
         var bought: [Signed<TransactionPayload>] = []
         for _ in 0..<3 {

@@ -16,7 +16,7 @@ import Testing
         let bought = try await session.buyProduct(identifier: "garden.monthly")
         let key = try await session.makeServerAPIKey()
         #expect(key.privateKeyP8.contains("BEGIN PRIVATE KEY") && key.bundleID == session.bundleID)
-        let token = try APITokenSigner(keyId: key.keyID, issuerId: key.issuerID, bundleId: key.bundleID, privateKeyP8: key.privateKeyP8).token()
+        let token = try APITokenSigner(keyId: key.keyID, issuerId: key.issuerID, bundleId: key.bundleID, privateKeyP8: key.privateKeyP8).token(now: Date())
 
         var request = HTTPClientRequest(url: session.serverAPIBaseURL.absoluteString + "/inApps/v1/transactions/\(bought.id)")
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
@@ -34,7 +34,7 @@ import Testing
         let other = try SKTestSession(contentsOf: Configurations.garden)
         let otherKey = try await other.makeServerAPIKey()
         let otherToken = try APITokenSigner(keyId: otherKey.keyID, issuerId: otherKey.issuerID, bundleId: otherKey.bundleID,
-                                            privateKeyP8: otherKey.privateKeyP8).token()
+                                            privateKeyP8: otherKey.privateKeyP8).token(now: Date())
         var foreign = HTTPClientRequest(url: other.serverAPIBaseURL.absoluteString + "/inApps/v1/transactions/\(bought.id)")
         foreign.headers.add(name: "Authorization", value: "Bearer \(otherToken)")
         let refused = try await HTTPClient.shared.execute(foreign, timeout: .seconds(20))

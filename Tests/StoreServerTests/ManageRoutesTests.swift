@@ -207,7 +207,7 @@ import Testing
         try await withServer { server in
             let bought = try #require(try await purchase(server, "p.guide", "ana")["transactionId"] as? String)
             let generated = try await server.store.world(AppStore.defaultWorld).createAPIKey(bundleId: Self.bundle)
-            let token = try APITokenSigner(generated: generated).token(options: .swift)
+            let token = try APITokenSigner(generated: generated).token(now: Date(), options: .swift)
             let path = "/inApps/v1/transactions/\(bought)"
             let before = try await send(server, .GET, path, headers: [("Authorization", "Bearer \(token)")])
             #expect(before.status == 200, "the key works (and is cached by the gateway)")

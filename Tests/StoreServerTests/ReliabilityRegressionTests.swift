@@ -55,7 +55,7 @@ import Testing
             let signer = try APITokenSigner(generated: try await server.store.world("doomed").createAPIKey(bundleId: Self.bundle))
             func call() async throws -> Int {
                 var request = HTTPClientRequest(url: server.base + "/inApps/v1/transactions/2000000000000001")
-                request.headers.add(name: "Authorization", value: "Bearer " + signer.token())
+                request.headers.add(name: "Authorization", value: "Bearer " + signer.token(now: Date()))
                 return Int(try await server.client.execute(request, timeout: .seconds(30)).status.code)
             }
             #expect(try await call() == 404)

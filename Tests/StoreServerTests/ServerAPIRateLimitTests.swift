@@ -16,7 +16,7 @@ import Testing
                     var codes: [Int] = []
                     for _ in 0..<4 {
                         let answer = try await server.request(.GET, "/inApps/v1/notifications/test/nope", headers: [
-                            ("Authorization", "Bearer " + signer.token(options: .swift)),
+                            ("Authorization", "Bearer " + signer.token(now: Date(), options: .swift)),
                         ])
                         codes.append(answer.status == 429 ? answer.json["errorCode"] as? Int ?? 429 : answer.status)
                     }

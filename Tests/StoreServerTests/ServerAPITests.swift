@@ -23,7 +23,7 @@ import Testing
             _ method: HTTPMethod, _ path: String, body: Data? = nil, token: String? = nil, options: APITokenSigner.Options = .swift
         ) async throws -> LiveServer.Answer {
             try await server.request(method, path, body: body, headers: [
-                ("Authorization", "Bearer " + (token ?? signer.token(options: options))), ("Accept", "application/json"),
+                ("Authorization", "Bearer " + (token ?? signer.token(now: Date(), options: options))), ("Accept", "application/json"),
             ])
         }
 
@@ -68,10 +68,10 @@ import Testing
     @Test func badTokensAre401PlainText() async throws {
         try await withFixture { f in
             let tokens = [
-                f.signer.token(options: .init(includeIssuedAt: true, fractionalDates: true, lifetime: -600)),   // expired
-                f.signer.token(options: .init(includeIssuedAt: true, fractionalDates: true, lifetime: 7200)),   // too long
-                f.signer.token(options: .init(includeIssuedAt: false, fractionalDates: false, audience: "appstoreconnect-v2")),
-                f.signer.token(options: .init(includeIssuedAt: false, fractionalDates: false, algorithm: "HS256")),
+                f.signer.token(now: Date(), options: .init(includeIssuedAt: true, fractionalDates: true, lifetime: -600)),   // expired
+                f.signer.token(now: Date(), options: .init(includeIssuedAt: true, fractionalDates: true, lifetime: 7200)),   // too long
+                f.signer.token(now: Date(), options: .init(includeIssuedAt: false, fractionalDates: false, audience: "appstoreconnect-v2")),
+                f.signer.token(now: Date(), options: .init(includeIssuedAt: false, fractionalDates: false, algorithm: "HS256")),
                 "not.a.jwt", "", "a.b",
             ]
             for token in tokens {

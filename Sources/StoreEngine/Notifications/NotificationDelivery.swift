@@ -5,14 +5,21 @@ import StoreStorage
 /// and log it. The service asks the engine for these and reports each attempt's outcome back
 /// (`recordDeliveryOutcomes`); it never touches the outbox itself.
 public struct DueNotification: Sendable, Equatable {
+    /// The world whose outbox holds it.
     public var world: String
+    /// The app it is for.
     public var bundleId: String
     /// The customer it concerns ("" for a mass-extension summary and for TEST).
     public var customer: String
+    /// `Production` or `Sandbox`: which of the app's URLs it goes to.
     public var environment: String
+    /// The `notificationUUID` every attempt carries.
     public var notificationUUID: String
+    /// Apple's `notificationType`, for the delivery log.
     public var notificationType: String
+    /// Apple's `subtype`, if any, for the delivery log.
     public var subtype: String?
+    /// The transaction it reports, if any, for the delivery log.
     public var transactionId: Int64?
     /// Where it goes: the app's URL for the notification's environment in its world; nil when the
     /// URL was removed after the notification was emitted.
@@ -32,15 +39,20 @@ public struct DueNotification: Sendable, Equatable {
 /// while those are still in flight: their outcomes are not written yet, so reading from the start
 /// would hand them out twice.
 public struct DuePosition: Sendable, Equatable {
+    /// When the notification is due, on the world's clock.
     public var dueMs: Int64
+    /// Its change number, which orders notifications due at the same time.
     public var seq: Int64
 }
 
 /// How one delivery attempt went, as `sendAttemptResult` (`SUCCESS`, `TIMED_OUT`, …).
 public struct NotificationDeliveryOutcome: Sendable, Equatable {
+    /// The notification that was sent (or could not be).
     public var notification: DueNotification
+    /// Apple's `sendAttemptResult` for the attempt; only `SUCCESS` counts as delivered.
     public var sendAttemptResult: String
 
+    /// The outcome of one attempt, to hand back through `recordDeliveryOutcomes`.
     public init(notification: DueNotification, sendAttemptResult: String) {
         self.notification = notification
         self.sendAttemptResult = sendAttemptResult

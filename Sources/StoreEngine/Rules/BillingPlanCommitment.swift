@@ -71,6 +71,8 @@ public enum BillingPlanCommitment {
         commitment.periodNumber >= commitment.totalPeriods && !commitment.autoRenew
     }
 
+    /// The transaction's commitment fields: the billing period's number out of the total, and the
+    /// commitment's end date and price.
     public static func transactionInfo(_ commitment: SubscriptionChain.Commitment) -> TransactionCommitmentInfo {
         TransactionCommitmentInfo(
             billingPeriodNumber: commitment.periodNumber, commitmentExpiresDate: commitment.expiresMs,

@@ -4,12 +4,18 @@ import StoreSigning
 /// "Generating JWS to sign App Store requests": `aud` `introductory-offer-eligibility`, `bid`,
 /// `iss`, `iat`, `nonce`, and `productId`, `allowIntroductoryOffer`, `transactionId`).
 public enum IntroductoryOfferEligibilityRules {
+    /// The verdict a valid JWS carries.
     public struct Checked: Sendable, Equatable {
+        /// `allowIntroductoryOffer`: whether the purchase gets the introductory offer.
         public var allow: Bool
+        /// The JWS's `nonce`, lowercased, so each verdict is used once.
         public var nonce: String
+        /// The `transactionId` claim, which must be a transaction of the buying customer.
         public var transactionId: String
     }
 
+    /// The verdict of a JWS whose signature was verified: refuses a wrong audience, bundle ID, issuer
+    /// or product, missing claims, or an `iat` over 24 hours old or in the future.
     public static func check(
         _ claims: PromotionalOfferV2Signature.Claims, bundleId: String, issuerId: String, productId: String, realNowMs: Int64
     ) throws(OfferError) -> Checked {

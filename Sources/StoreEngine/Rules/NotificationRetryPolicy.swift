@@ -3,6 +3,7 @@
 /// previous attempt (six attempts at most); in Sandbox (and Xcode, LocalTesting) one attempt.
 /// Times are on the world clock, so a `time advance` runs the whole schedule.
 public enum NotificationRetryPolicy {
+    /// The wait before each Production retry: 1, 12, 24, 48 and 72 hours after the failed attempt.
     public static let productionRetryDelaysMs: [Int64] = [1, 12, 24, 48, 72].map { $0 * 3_600_000 }
 
     /// When the next attempt is due after the `attemptsMade`-th attempt (counted from 1) failed at

@@ -6,20 +6,28 @@ import StoreModel
 /// with an optional expiry. The `.storekit` file only names the offers; the codes are made by the
 /// admin API, as a developer makes them in App Store Connect.
 public struct OfferCode: Codable, Sendable, Equatable {
+    /// One-time-use (one redemption) or custom (a chosen name, redeemable up to a limit).
     public enum Kind: String, Codable, Sendable { case oneTime, custom }
 
+    /// The code as the customer types it, in uppercase.
     public var code: String
+    /// Whether it is a one-time-use or a custom code.
     public var kind: Kind
+    /// The app whose offer the code redeems.
     public var bundleId: String
+    /// The subscription the code's offer belongs to.
     public var productId: String
     /// The code offer's `referenceName` (what transactions carry as `offerIdentifier`).
     public var offerReferenceName: String?
+    /// The code offer's `internalID` in the `.storekit` file, if it has one.
     public var offerInternalID: String?
     /// Nil: no limit (custom codes only).
     public var maxRedemptions: Int?
+    /// How many times the code has been redeemed.
     public var redemptions: Int
     /// World time in ms; the code can't be redeemed from then on.
     public var expiresMs: Int64?
+    /// When the code was made, on the world's clock.
     public var createdMs: Int64
     /// Customers who redeemed it, in order.
     public var redeemedBy: [String]
@@ -41,6 +49,8 @@ public enum OfferCodeRules {
     /// These are the `eligibility` values of `.storekit` code offers.
     public enum Cohort: String, Sendable { case new, existing, expired }
 
+    /// The customer's cohort in the group: from their subscription if they have one, else `new` when
+    /// still eligible for an introductory offer, `expired` when not.
     public static func cohort(groupId: String, chain: SubscriptionChain?, history: [OwnedTransaction]) -> Cohort {
         if let chain { return chain.state == .expired || chain.state == .revoked ? .expired : .existing }
         return OfferEligibility.isEligibleForIntroOffer(groupId: groupId, history: history) ? .new : .expired
@@ -66,10 +76,12 @@ public enum OfferCodeRules {
         product.subscription?.codeOffers.first { $0.referenceName == referenceName || $0.internalID == referenceName }
     }
 
+    /// A typed code as stored: spaces around it trimmed, letters in uppercase.
     public static func normalize(_ code: String) -> String {
         code.trimmingCharacters(in: .whitespaces).uppercased()
     }
 
+    /// The normalized custom code, or `malformedRequest` unless it is 1–64 ASCII letters and digits.
     public static func checkCustomCode(_ code: String) throws(StoreError) -> String {
         let normalized = normalize(code)
         guard !normalized.isEmpty, normalized.count <= maxCustomCodeLength,
@@ -78,6 +90,7 @@ public enum OfferCodeRules {
         return normalized
     }
 
+    /// `count` random one-time-use codes of 18 characters (A–Z, 0–9).
     public static func generate(count: Int) -> [String] {
         var generator = SystemRandomNumberGenerator()
         return (0..<count).map { _ in

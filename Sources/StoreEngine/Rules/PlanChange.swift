@@ -6,6 +6,8 @@ import StoreModel
 public enum PlanChange: Sendable, Equatable {
     case upgrade, downgrade, crossgrade, sameProduct
 
+    /// The kind of change from `current` to `new` by their group levels; `sameProduct` also when
+    /// either is not a subscription.
     public static func between(_ current: CatalogProduct, _ new: CatalogProduct) -> PlanChange {
         guard current.id != new.id, let from = current.subscription, let to = new.subscription else { return .sameProduct }
         if to.groupLevel < from.groupLevel { return .upgrade }
@@ -13,6 +15,8 @@ public enum PlanChange: Sendable, Equatable {
         return .crossgrade
     }
 
+    /// Whether the change applies now (an upgrade, or a crossgrade of the same duration) rather than
+    /// at the next renewal.
     public static func isImmediate(_ change: PlanChange, from current: CatalogProduct, to new: CatalogProduct) -> Bool {
         switch change {
         case .upgrade: true

@@ -35,13 +35,20 @@ public enum PromotionalOfferRules {
 
     /// The legacy signed request, with every field present and well formed.
     public struct CheckedV1: Sendable {
+        /// The promotional offer's ID.
         public var offerId: String
+        /// The ID of the key the developer signed with.
         public var keyId: String
+        /// The one-time nonce the signature covers.
         public var nonce: UUID
+        /// The signature, standard base64 of a DER ECDSA signature.
         public var signature: String
+        /// When the developer's server signed, in ms since 1970 (real time).
         public var timestampMs: Int64
     }
 
+    /// The request's fields, or `missingOfferParameters` naming those absent, or
+    /// `invalidOfferSignature` when the nonce is not a UUID; the signature itself is checked elsewhere.
     public static func check(_ request: PurchaseOfferRequest.PromotionalOfferV1) throws(OfferError) -> CheckedV1 {
         var missing: [String] = []
         if request.offerID?.isEmpty ?? true { missing.append("offerID") }

@@ -7,6 +7,7 @@ public enum PurchaseRules {
     /// StoreKit's `quantity` purchase option: only consumables may be bought in bulk, at most 10 at once.
     public static let maxConsumableQuantity = 10
 
+    /// Refuses a quantity outside 1–10 for a consumable, or other than 1 for any other product.
     public static func checkQuantity(_ quantity: Int, for product: CatalogProduct) throws(StoreError) {
         if product.kind == .consumable {
             guard (1...maxConsumableQuantity).contains(quantity) else {

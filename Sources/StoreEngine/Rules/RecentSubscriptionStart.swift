@@ -9,8 +9,11 @@
 /// our worlds run subscriptions on a world clock with real period lengths instead, so the
 /// production rule applies in both environments.
 public enum RecentSubscriptionStart {
+    /// The longest lapse, 60 days, that still continues the series.
     public static let maxLapseMs: Int64 = 60 * 86_400_000
 
+    /// The `recentSubscriptionStartDate` after a resubscription: unchanged after a lapse of 60 days
+    /// or less, else the resubscription date.
     public static func afterResubscribing(previousStartMs: Int64, lastExpiryMs: Int64, resubscribedMs: Int64) -> Int64 {
         resubscribedMs - lastExpiryMs <= maxLapseMs ? previousStartMs : resubscribedMs
     }

@@ -2,6 +2,7 @@ import StoreModel
 
 /// `JWSRenewalInfoDecodedPayload` as a view of a subscription chain at `nowMs`.
 public enum RenewalInfoView {
+    /// The chain's renewal info as it stands at `nowMs`, with the win-back offers it may list.
     public static func payload(of chain: SubscriptionChain, environment: StoreEnvironment, nowMs: Int64, winBackOfferIds: [String] = []) -> RenewalInfoPayload {
         let renewing = chain.autoRenewEnabled && (chain.state == .active || chain.state == .gracePeriod || chain.state == .billingRetry)
         let price = chain.priceIncrease.map { $0.newPriceMilliunits } ?? chain.renewalPriceMilliunits

@@ -57,9 +57,12 @@ public enum RetentionPerformanceTest {
 
     /// One finished call: its `SendAttemptResult` and, when an HTTP answer came, how long it took.
     public struct Call: Codable, Sendable, Equatable {
+        /// How the call went, as Apple's `SendAttemptResult` names it (`SUCCESS`, `TIMED_OUT`, …).
         public var sendAttemptResult: String
+        /// How long the HTTP answer took; nil when none came.
         public var responseMs: Int64?
 
+        /// A finished call with its result and response time.
         public init(sendAttemptResult: String, responseMs: Int64?) {
             self.sendAttemptResult = sendAttemptResult
             self.responseMs = responseMs
@@ -97,6 +100,7 @@ public enum RetentionPerformanceTest {
 public struct PerformanceTestConfig: Codable, Sendable, Equatable {
     /// The most calls in flight at once.
     public var maxConcurrentRequests: Int
+    /// How many calls the test makes in all.
     public var totalRequests: Int
     /// Milliseconds from the start by which the test is over.
     public var totalDuration: Int64
@@ -108,10 +112,15 @@ public struct PerformanceTestConfig: Codable, Sendable, Equatable {
 
 /// Apple's `PerformanceTestResponseTimes`, in milliseconds.
 public struct PerformanceTestResponseTimes: Codable, Sendable, Equatable {
+    /// The mean response time, rounded to the nearest millisecond.
     public var average: Int64
+    /// The median response time (nearest rank).
     public var p50: Int64
+    /// The 90th percentile response time (nearest rank).
     public var p90: Int64
+    /// The 95th percentile response time (nearest rank).
     public var p95: Int64
+    /// The 99th percentile response time (nearest rank).
     public var p99: Int64
 }
 
@@ -119,7 +128,9 @@ public struct PerformanceTestResponseTimes: Codable, Sendable, Equatable {
 public struct PerformanceTestSummary: Codable, Sendable, Equatable {
     /// `PerformanceTestStatus`: PASS or FAIL.
     public var result: String
+    /// The whole percentage of calls that succeeded, rounded down.
     public var successRate: Int
+    /// Figures over the calls that got an HTTP answer; nil when none did.
     public var responseTimes: PerformanceTestResponseTimes?
     /// Failed calls counted by `SendAttemptResult`.
     public var failures: [String: Int]

@@ -4,19 +4,25 @@
 /// time to an app run from Xcode and never under TestFlight; we apply the App Store's limits in
 /// every environment so tests can exercise them. The window is 365 days of the world's clock.
 public enum ReviewPromptPolicy {
+    /// Apple's limit: at most three prompts per app within `windowMs`.
     public static let maximumPrompts = 3
+    /// The 365-day window the limit counts over, on the world's clock.
     public static let windowMs: Int64 = 365 * 86_400_000
 
     /// A prompt the customer was shown.
     public struct Prompt: Codable, Sendable, Equatable {
+        /// When it was shown, on the world's clock.
         public var atMs: Int64
+        /// The app version it was shown for.
         public var appVersion: String
+        /// A prompt shown at `atMs` for `appVersion`.
         public init(atMs: Int64, appVersion: String) {
             self.atMs = atMs
             self.appVersion = appVersion
         }
     }
 
+    /// Why the prompt did not show: three prompts within 365 days, or one already shown for this version.
     public enum Refusal: String, Codable, Sendable {
         case limitReached, alreadyShownForVersion
     }

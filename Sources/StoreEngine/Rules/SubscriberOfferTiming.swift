@@ -6,6 +6,7 @@ import StoreModel
 /// level starts at once (an upgrade, OFFER_REDEEMED UPGRADE); one for the current plan waits for
 /// the next renewal (OFFER_REDEEMED without subtype).
 public enum SubscriberOfferTiming {
+    /// When a current subscriber's redeemed offer starts.
     public enum Timing: Sendable, Equatable {
         /// Same plan: the offer replaces the regular price from the next renewal on.
         case nextRenewal
@@ -16,6 +17,7 @@ public enum SubscriberOfferTiming {
         case atRenewalInOtherProduct
     }
 
+    /// When an offer for `requested` starts for a subscriber of `current`, by the plan-change rules.
     public static func timing(current: CatalogProduct, requested: CatalogProduct) -> Timing {
         let change = PlanChange.between(current, requested)
         if change == .sameProduct { return .nextRenewal }

@@ -3,9 +3,13 @@ import StoreModel
 
 /// Builds the payload of a new purchase exactly as Apple fills `JWSTransactionDecodedPayload`.
 public enum TransactionFactory {
+    /// The IDs a new purchase gets from the world: its transaction ID and the customer's app transaction ID.
     public struct Identifiers: Sendable {
+        /// The new transaction's ID, also its original transaction ID on a first purchase.
         public var transactionId: Int64
+        /// The customer's `appTransactionId` for the app, which every transaction carries.
         public var appTransactionId: String
+        /// IDs for one new purchase.
         public init(transactionId: Int64, appTransactionId: String) {
             self.transactionId = transactionId
             self.appTransactionId = appTransactionId
@@ -14,15 +18,23 @@ public enum TransactionFactory {
 
     /// A purchase as the customer asked for it, after the rules accepted it.
     public struct Purchase: Sendable {
+        /// The app bought in: its bundle ID and environment go into the payload.
         public var app: StoreApp
+        /// The product bought, as the catalog describes it.
         public var product: CatalogProduct
+        /// The customer's storefront: its country code, ID, currency and price conversion.
         public var storefront: Storefront
+        /// How many were bought (more than one only for consumables).
         public var quantity: Int
+        /// The app's UUID for the customer, if the app passed one.
         public var appAccountToken: String?
+        /// The offer applied, whose price replaces the product's.
         public var offer: CatalogOffer?
+        /// When it was bought, on the world's clock: the purchase and signed dates.
         public var purchaseMs: Int64
         /// The world's time rate: a subscription's first period ends by it (`RenewalSchedule`).
         public var rate: TimeRate
+        /// A purchase to turn into a payload; `rate` defaults to real time.
         public init(app: StoreApp, product: CatalogProduct, storefront: Storefront, quantity: Int, appAccountToken: String?,
                     offer: CatalogOffer?, purchaseMs: Int64, rate: TimeRate = .realTime) {
             self.rate = rate
@@ -42,6 +54,8 @@ public enum TransactionFactory {
         String(transactionId + 1_000_000_000_000_000)
     }
 
+    /// The payload of a new purchase (its own original transaction), with the offer's fields and, for
+    /// a subscription, the end of its first period.
     public static func firstPurchase(_ purchase: Purchase, ids: Identifiers) -> TransactionPayload {
         let product = purchase.product
         let id = String(ids.transactionId)

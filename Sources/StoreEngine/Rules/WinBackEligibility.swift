@@ -9,6 +9,8 @@ public enum WinBackEligibility {
         product.subscription?.winBackOffers.first { ($0.id ?? $0.referenceName) == id }
     }
 
+    /// Whether the customer's subscription in the group lists `offerId` among its eligible win-back
+    /// offers; false for a customer who never subscribed.
     public static func isEligible(offerId: String, chain: SubscriptionChain?, catalog: Catalog) -> Bool {
         guard let chain else { return false }
         return OfferEligibility.winBackOfferIds(for: chain, catalog: catalog).contains(offerId)

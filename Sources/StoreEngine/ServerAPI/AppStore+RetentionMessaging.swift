@@ -11,24 +11,37 @@ extension AppStore {
     static let imageKind = "retention_image", messageKind = "retention_message"
     static let defaultKind = "retention_default", realtimeKind = "retention_realtime_url"
 
+    /// One uploaded image, as Get Image List lists it (`GetImageListResponseItem`).
     public struct RetentionImage: Codable, Sendable, Equatable {
+        /// The image's UUID, in lowercase.
         public var imageIdentifier: String
+        /// Apple's `imageState`; always `APPROVED` here, since nothing is reviewed.
         public var imageState: String
+        /// `FULL_SIZE` for a message image or `BULLET_POINT` for a bullet point icon.
         public var imageSize: String
     }
 
+    /// One uploaded message, as Get Message List lists it (`GetMessageListResponseItem`).
     public struct RetentionMessage: Codable, Sendable, Equatable {
+        /// The message's UUID, in lowercase.
         public var messageIdentifier: String
+        /// Apple's `messageState`; always `APPROVED` here.
         public var messageState: String
     }
 
+    /// Get Image List's `GetImageListResponse`: the app's images in this world.
     public struct ImageList: Codable, Sendable, Equatable { public var imageIdentifiers: [RetentionImage] }
+    /// Get Message List's `GetMessageListResponse`: the app's messages in this world.
     public struct MessageList: Codable, Sendable, Equatable { public var messageIdentifiers: [RetentionMessage] }
+    /// The message shown by default for one product and locale (Configure and Get Default Message).
     public struct DefaultMessage: Codable, Sendable, Equatable { public var messageIdentifier: String }
+    /// The URL of the developer's Get Retention Message endpoint (Configure and Get Realtime URL).
     public struct RealtimeURL: Codable, Sendable, Equatable { public var realtimeURL: String }
 
     // MARK: Images
 
+    /// Upload Image: stores a PNG under a new UUID, approved at once; only the PNG signature is
+    /// checked, not the pixel size.
     public func uploadRetentionImage(_ identifier: String, png: Data, imageSize: String?, caller: ServerAPICaller) async throws {
         let id = try Self.retentionIdentifier(identifier)
         let size = imageSize ?? "FULL_SIZE"
@@ -39,6 +52,7 @@ extension AppStore {
         try await saveRecord(caller, kind: Self.imageKind, key: key, RetentionImage(imageIdentifier: id, imageState: "APPROVED", imageSize: size))
     }
 
+    /// Delete Image: removes an image no message uses (else `ImageInUseError`).
     public func deleteRetentionImage(_ identifier: String, caller: ServerAPICaller) async throws {
         let id = try Self.retentionIdentifier(identifier)
         let key = try retentionKey(caller, id)
@@ -49,6 +63,7 @@ extension AppStore {
         try await database.deleteWorldRecord(world: caller.world, kind: Self.imageKind, key: key)
     }
 
+    /// Get Image List: the caller's app's images, ordered by identifier.
     public func retentionImages(caller: ServerAPICaller) async throws -> ImageList {
         ImageList(imageIdentifiers: try await records(caller, kind: Self.imageKind, as: RetentionImage.self))
     }
@@ -62,6 +77,8 @@ extension AppStore {
         var imageIdentifiers: [String]
     }
 
+    /// Upload Message: checks an `UploadMessageRequestBody` against Apple's limits (header and bullet
+    /// text 66, body 144, alt text 150 characters, 5 bullet points) and stores it approved.
     public func uploadRetentionMessage(_ identifier: String, body: Data, caller: ServerAPICaller) async throws {
         let id = try Self.retentionIdentifier(identifier)
         guard let fields = JSONValue.object(from: body) else { throw ServerAPIError.generalBadRequest }
@@ -112,6 +129,7 @@ extension AppStore {
         try await saveRecord(caller, kind: Self.messageKind, key: key, StoredMessage(messageIdentifier: id, messageState: "APPROVED", imageIdentifiers: images))
     }
 
+    /// Delete Message: removes an uploaded message.
     public func deleteRetentionMessage(_ identifier: String, caller: ServerAPICaller) async throws {
         let id = try Self.retentionIdentifier(identifier)
         let key = try retentionKey(caller, id)
@@ -119,6 +137,7 @@ extension AppStore {
         try await database.deleteWorldRecord(world: caller.world, kind: Self.messageKind, key: key)
     }
 
+    /// Get Message List: the caller's app's messages, ordered by identifier.
     public func retentionMessages(caller: ServerAPICaller) async throws -> MessageList {
         MessageList(messageIdentifiers: try await records(caller, kind: Self.messageKind, as: StoredMessage.self).map {
             RetentionMessage(messageIdentifier: $0.messageIdentifier, messageState: $0.messageState)
@@ -127,6 +146,8 @@ extension AppStore {
 
     // MARK: Default messages
 
+    /// Configure Default Message: the approved message to show for an auto-renewable subscription and
+    /// locale when no realtime answer picks one.
     public func configureDefaultMessage(productId: String, locale: String, body: Data, caller: ServerAPICaller) async throws {
         let key = try defaultKey(caller, productId: productId, locale: locale)
         guard let fields = JSONValue.object(from: body) else { throw ServerAPIError.generalBadRequest }
@@ -140,6 +161,7 @@ extension AppStore {
         try await saveRecord(caller, kind: Self.defaultKind, key: key, DefaultMessage(messageIdentifier: id))
     }
 
+    /// Get Default Message: the message configured for the product and locale.
     public func defaultMessage(productId: String, locale: String, caller: ServerAPICaller) async throws -> DefaultMessage {
         let key = try defaultKey(caller, productId: productId, locale: locale)
         guard let stored = try await database.worldRecord(world: caller.world, kind: Self.defaultKind, key: key),
@@ -148,6 +170,7 @@ extension AppStore {
         return message
     }
 
+    /// Delete Default Message: removes the product and locale's default.
     public func deleteDefaultMessage(productId: String, locale: String, caller: ServerAPICaller) async throws {
         let key = try defaultKey(caller, productId: productId, locale: locale)
         guard try await database.worldRecord(world: caller.world, kind: Self.defaultKind, key: key) != nil else { throw ServerAPIError.defaultMessageNotFound }
@@ -169,6 +192,7 @@ extension AppStore {
         try await saveRecord(caller, kind: Self.realtimeKind, key: app.bundleId, RealtimeURL(realtimeURL: text))
     }
 
+    /// Get Realtime URL: the configured URL, or `RealtimeUrlNotFoundError`.
     public func realtimeURL(caller: ServerAPICaller) async throws -> RealtimeURL {
         let app = try serverAPIApp(caller)
         guard let stored = try await database.worldRecord(world: caller.world, kind: Self.realtimeKind, key: app.bundleId),
@@ -177,6 +201,7 @@ extension AppStore {
         return url
     }
 
+    /// Delete Realtime URL: removes the configured URL, or fails with `RealtimeUrlNotFoundError`.
     public func deleteRealtimeURL(caller: ServerAPICaller) async throws {
         let app = try serverAPIApp(caller)
         guard try await database.worldRecord(world: caller.world, kind: Self.realtimeKind, key: app.bundleId) != nil else {

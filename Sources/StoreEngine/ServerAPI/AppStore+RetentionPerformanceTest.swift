@@ -4,30 +4,42 @@ import StoreStorage
 
 /// Apple's `PerformanceTestResponse`: the test's parameters and the ID to ask for its results.
 public struct PerformanceTestResponse: Codable, Sendable, Equatable {
+    /// The parameters the test runs with (the same for every test here).
     public var config: PerformanceTestConfig
+    /// The test's ID, for Get Performance Test Results.
     public var requestId: String
 }
 
 /// Apple's `PerformanceTestResultResponse`. While the test runs, `result` is PENDING with the
 /// calls still to finish in `numPending`; the figures come when it is over.
 public struct PerformanceTestResultResponse: Codable, Sendable, Equatable {
+    /// The parameters the test ran with.
     public var config: PerformanceTestConfig
     /// The realtime URL the test called.
     public var target: String
+    /// `PENDING` while calls remain, then `PASS` or `FAIL`.
     public var result: String
+    /// The whole percentage of calls that succeeded; nil while pending.
     public var successRate: Int?
+    /// Calls not yet finished; 0 once the test is over.
     public var numPending: Int
+    /// Response-time figures of the answered calls; nil while pending or when no call was answered.
     public var responseTimes: PerformanceTestResponseTimes?
+    /// Failed calls by `SendAttemptResult`; nil while pending.
     public var failures: [String: Int]?
 }
 
 /// A started test, as the runner needs it: where to call, how, and what each call carries.
 public struct PerformanceTestRun: Sendable, Equatable {
+    /// The test's ID.
     public var requestId: String
+    /// The world the test was started in; its clock dates the signed requests.
     public var world: String
+    /// The app whose realtime URL is tested.
     public var bundleId: String
     /// The app's realtime URL (its Get Retention Message endpoint).
     public var target: String
+    /// How many calls to make, how many at once, and how long each may take.
     public var config: PerformanceTestConfig
     var originalTransactionId: String
     var productId: String
@@ -69,7 +81,7 @@ extension AppStore {
               status.status == .active || status.status == .billingGracePeriod
         else { throw ServerAPIError.invalidPerformanceTestRequest }
         let target = try await realtimeURL(caller: caller).realtimeURL
-        let nowMs = clock.now(world: "").milliseconds
+        let nowMs = clock.now().milliseconds
         for test in try await records(caller, kind: Self.performanceTestKind, as: StoredPerformanceTest.self)
         where test.summary == nil && !isAbandoned(test, nowMs: nowMs) {
             throw ServerAPIError.existingPerformanceTestRun
@@ -97,7 +109,7 @@ extension AppStore {
               let test = try? JSONDecoder().decode(StoredPerformanceTest.self, from: Data(stored.value.utf8))
         else { throw ServerAPIError.performanceTestRunNotFound }
         var summary = test.summary
-        if summary == nil, isAbandoned(test, nowMs: clock.now(world: "").milliseconds) {
+        if summary == nil, isAbandoned(test, nowMs: clock.now().milliseconds) {
             summary = RetentionPerformanceTest.summary(of: [], config: test.config)
         }
         guard let summary else {

@@ -4,18 +4,25 @@ import StoreStorage
 
 /// `ConsumptionRequest` (Send Consumption Information, v2), checked as Apple documents it.
 public struct ConsumptionRequestV2: Codable, Sendable, Equatable {
+    /// The `deliveryStatus` values Apple lists for `ConsumptionRequest`.
     public static let deliveryStatuses: Set<String> = [
         "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE", "UNDELIVERED_OTHER",
     ]
+    /// The `refundPreference` values Apple lists for `ConsumptionRequest`.
     public static let refundPreferences: Set<String> = ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"]
 
+    /// Apple's `customerConsented`; a request is refused unless it is true.
     public var customerConsented: Bool
+    /// Apple's `sampleContentProvided`: whether the customer could try the content before buying.
     public var sampleContentProvided: Bool
+    /// Apple's `deliveryStatus`: `DELIVERED` or one of the `UNDELIVERED_…` reasons.
     public var deliveryStatus: String
     /// Milliunits of a percent: 0…100000.
     public var consumptionPercentage: Int64?
+    /// Apple's optional `refundPreference`: `DECLINE`, `GRANT_FULL` or `GRANT_PRORATED`.
     public var refundPreference: String?
 
+    /// Reads and checks a request body, throwing Apple's error for the first field that is wrong.
     public init(body: Data) throws(ServerAPIError) {
         guard let fields = JSONValue.object(from: body) else { throw .generalBadRequest }
         guard case .bool(true)? = fields["customerConsented"] else { throw .invalidCustomerConsented }
@@ -44,19 +51,32 @@ public struct ConsumptionRequestV2: Codable, Sendable, Equatable {
 /// `ConsumptionRequestV1` (the deprecated v1 endpoint): every field but `refundPreference` is
 /// required, each within its enum's range.
 public struct ConsumptionRequestV1: Codable, Sendable, Equatable {
+    /// Apple's `customerConsented`; a request is refused unless it is true.
     public var customerConsented: Bool
+    /// Apple's `consumptionStatus`, 0–3: undeclared, not, partially or fully consumed.
     public var consumptionStatus: Int64
+    /// Apple's `platform`, 0–2: undeclared, an Apple platform, or another.
     public var platform: Int64
+    /// Apple's `sampleContentProvided`.
     public var sampleContentProvided: Bool
+    /// Apple's `deliveryStatus`, 0–5: delivered and working, or why it was not.
     public var deliveryStatus: Int64
+    /// Apple's `appAccountToken`: a UUID (kept in lowercase) or empty.
     public var appAccountToken: String
+    /// Apple's `accountTenure`, 0–7: an age band of the customer's account.
     public var accountTenure: Int64
+    /// Apple's `playTime`, 0–7: a band of time spent in the app.
     public var playTime: Int64
+    /// Apple's `lifetimeDollarsRefunded`, 0–7: a band of what the customer was refunded.
     public var lifetimeDollarsRefunded: Int64
+    /// Apple's `lifetimeDollarsPurchased`, 0–7: a band of what the customer spent.
     public var lifetimeDollarsPurchased: Int64
+    /// Apple's `userStatus`, 0–4: the state of the customer's account with the app.
     public var userStatus: Int64
+    /// Apple's optional `refundPreference` (v1), 0–3.
     public var refundPreference: Int64?
 
+    /// Reads and checks a request body, throwing Apple's error for the first field that is missing or out of range.
     public init(body: Data) throws(ServerAPIError) {
         guard let fields = JSONValue.object(from: body) else { throw .generalBadRequest }
         func int(_ name: String, _ range: ClosedRange<Int64>, _ error: ServerAPIError) throws(ServerAPIError) -> Int64 {

@@ -3,19 +3,31 @@ import StoreModel
 
 /// Get All Subscription Statuses (`GET /inApps/v1/subscriptions/{transactionId}`).
 public struct StatusResponse: Codable, Sendable, Equatable {
+    /// Apple's `lastTransactionsItem`: one subscription's status and latest signed data.
     public struct LastTransactionsItem: Codable, Sendable, Equatable {
+        /// Subscription status 1–5: active, expired, billing retry, billing grace period, revoked.
         public var status: Int
+        /// The subscription's original transaction ID.
         public var originalTransactionId: String
+        /// The subscription's latest transaction, signed (JWS).
         public var signedTransactionInfo: String
+        /// The subscription's renewal info, signed (JWS).
         public var signedRenewalInfo: String
     }
+    /// Apple's `SubscriptionGroupIdentifierItem`: the customer's subscriptions in one group.
     public struct SubscriptionGroupIdentifierItem: Codable, Sendable, Equatable {
+        /// The subscription group's ID.
         public var subscriptionGroupIdentifier: String
+        /// One item per subscription in the group that passes the `status` filter.
         public var lastTransactions: [LastTransactionsItem]
     }
+    /// `Sandbox` or `Production`: the app's environment.
     public var environment: String
+    /// The app's bundle ID.
     public var bundleId: String
+    /// The app's Apple ID, as its catalog gives it.
     public var appAppleId: Int64
+    /// One item per subscription group with at least one matching subscription.
     public var data: [SubscriptionGroupIdentifierItem]
 }
 

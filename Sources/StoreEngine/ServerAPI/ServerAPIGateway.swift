@@ -5,9 +5,13 @@ import Synchronization
 
 /// Who called the Server API: the key, and the app and world it was registered for.
 public struct ServerAPICaller: Sendable, Equatable {
+    /// The key's ID, the token's `kid`.
     public var keyId: String
+    /// The key's issuer ID, the token's `iss`.
     public var issuerId: String
+    /// The app the token names (`bid`); every endpoint answers for this app only.
     public var bundleId: String
+    /// The world the key was registered in; every endpoint reads and writes that world.
     public var world: String
 
     /// For tools and benchmarks that call the engine directly, without a bearer token.
@@ -31,6 +35,7 @@ public enum ServerAPIAuthFailure: Error, Sendable, Equatable {
 /// Keys are read through to the database on a miss, so a key that `openstore keys create` adds
 /// while the server runs works at once; found keys are cached (keys are never changed in place).
 public final class ServerAPIGateway: Sendable {
+    /// The store whose keys authenticate callers and whose clock dates the tokens.
     public let store: AppStore
     /// Requests per minute per key; nil = unlimited.
     public let rateLimitPerMinute: Int?
@@ -47,6 +52,7 @@ public final class ServerAPIGateway: Sendable {
     private let state = Mutex(State())
     static let keyCacheSeconds: TimeInterval = 5
 
+    /// A gateway for `store`; a rate limit of nil or 0 or less means unlimited.
     public init(store: AppStore, rateLimitPerMinute: Int? = nil, verifier: APITokenVerifier = APITokenVerifier()) {
         self.store = store
         self.rateLimitPerMinute = rateLimitPerMinute.flatMap { $0 > 0 ? $0 : nil }
@@ -57,7 +63,7 @@ public final class ServerAPIGateway: Sendable {
     /// `now`, by default the store clock's real time (tokens are made by real clients, whatever a
     /// world's clock says), then counts the request against the key.
     public func authenticate(token: String?, now: Date? = nil) async throws -> ServerAPICaller {
-        let now = now ?? store.clock.now(world: "")
+        let now = now ?? store.clock.now()
         guard let token, !token.isEmpty else { throw ServerAPIAuthFailure.missingToken }
         guard let kid = Self.keyId(of: token) else { throw ServerAPIAuthFailure.token(.malformed) }
         let record = try await key(kid)
@@ -133,7 +139,7 @@ extension AppStore {
         let generated = APIKeyFactory.generate(bundleId: bundleId, issuerId: issuerId)
         try await database.insertAPIKey(APIKeyRecord(
             keyId: generated.key.keyId, issuerId: generated.key.issuerId, bundleId: bundleId, world: world,
-            publicKeyPEM: generated.key.publicKeyPEM, createdMs: clock.now(world: "").milliseconds))
+            publicKeyPEM: generated.key.publicKeyPEM, createdMs: clock.now().milliseconds))
         return generated
     }
 }

@@ -11,18 +11,26 @@ public enum TransactionHistoryVersion: String, Sendable, CaseIterable {
 /// The query of Get Transaction History, parsed the way Apple's clients send it (reference §1.2,
 /// §1.4): repeated keys for lists, in any order; `True`/`true` booleans; integer milliseconds.
 public struct TransactionHistoryRequest: Sendable, Equatable {
+    /// The `revision` token of the previous page, to read the next one; nil for the first page.
     public var revision: String?
     /// Inclusive, on `purchaseDate`.
     public var startDate: Int64?
     /// Exclusive, on `purchaseDate`.
     public var endDate: Int64?
+    /// `productId` filters: only these products; empty for all.
     public var productIds: [String] = []
+    /// `productType` filters (`AUTO_RENEWABLE`, `NON_RENEWABLE`, `CONSUMABLE`, `NON_CONSUMABLE`); empty for all.
     public var productTypes: [ProductKind] = []
+    /// `subscriptionGroupIdentifier` filters; empty for all.
     public var subscriptionGroupIdentifiers: [String] = []
+    /// `sort=DESCENDING`: newest first; the default is oldest first.
     public var descending = false
+    /// `inAppOwnershipType`: only purchased or only family-shared transactions; nil for both.
     public var inAppOwnershipType: InAppOwnershipType?
+    /// `revoked`: true for only refunded or revoked transactions, false for only the others, nil for all.
     public var revoked: Bool?
 
+    /// A query with no filters: the first page of every transaction, oldest first.
     public init() {}
 
     /// For single-valued parameters the last occurrence wins. A parameter Apple's current
@@ -134,6 +142,7 @@ public enum JSONValue: Sendable, Equatable, Decodable {
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// Decodes any JSON value, keeping integers apart from other numbers.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() { self = .null; return }

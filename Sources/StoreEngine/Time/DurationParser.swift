@@ -20,6 +20,7 @@ public enum TimeJump: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// A fixed jump as a duration (`DurationParser.format`), a calendar jump in ISO 8601 (`P1M`).
     public var description: String {
         switch self {
         case .fixed(let ms): DurationParser.format(ms: ms)
@@ -33,10 +34,12 @@ public enum TimeJump: Sendable, Equatable, CustomStringConvertible {
 /// and ISO 8601 `P1Y`, `P1M`, `P2W`, `P3D`, `PT12H`, `PT30M`, `PT45S`.
 /// `m` is minutes and `M` months, as in ISO 8601's own letters; every other unit ignores case.
 public enum DurationParser {
+    /// Why a text is not a jump: not a duration, or over 1000 years.
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case invalid(String)
         case tooLong(String)
 
+        /// What was wrong, with examples of what is accepted.
         public var description: String {
             switch self {
             case .invalid(let text):
@@ -64,6 +67,7 @@ public enum DurationParser {
         "y": .year, "yr": .year, "year": .year, "years": .year,
     ]
 
+    /// The jump a text asks for: months and years as calendar spans, everything else in milliseconds.
     public static func parse(_ text: String) throws(Failure) -> TimeJump {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("P") { return try parseISO(trimmed, original: text) }

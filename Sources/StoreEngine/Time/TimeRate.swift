@@ -11,6 +11,7 @@ public enum TimeRate: Sendable, Equatable, Codable, CustomStringConvertible {
     case apple(AppleTimeRate)
     case multiplier(Double)
 
+    /// One world second per real second, with calendar subscription periods.
     public static let realTime = TimeRate.apple(.realTime)
 
     /// How many world seconds pass per real second.
@@ -36,6 +37,7 @@ public enum TimeRate: Sendable, Equatable, Codable, CustomStringConvertible {
         }
     }
 
+    /// The case name with its raw value (`oneSecondIsOneDay (6)`), or the multiplier (`720x`).
     public var description: String {
         switch self {
         case .apple(let rate): "\(rate.name) (\(rate.rawValue))"
@@ -66,6 +68,7 @@ public enum AppleTimeRate: Int, Sendable, CaseIterable, Codable {
     case oneRenewalEveryTenSeconds = 1004
     case oneRenewalEveryTwoSeconds = 1005
 
+    /// The case name as Apple spells it (`monthlyRenewalEveryHour`), which `TimeRate.init(_:)` accepts.
     public var name: String { "\(self)" }
 
     /// Real seconds per world day for the day-based cases; nil for the others.

@@ -8,8 +8,10 @@ public struct WorldClock: Sendable, Equatable, Codable {
     public var anchorRealMs: Int64
     /// World time (ms) at the anchor.
     public var anchorWorldMs: Int64
+    /// How fast world time runs from the anchor on.
     public var rate: TimeRate
 
+    /// A clock that reads `anchorWorldMs` at real time `anchorRealMs` and runs at `rate` from there.
     public init(anchorRealMs: Int64, anchorWorldMs: Int64, rate: TimeRate) {
         self.anchorRealMs = anchorRealMs
         self.anchorWorldMs = anchorWorldMs
@@ -21,6 +23,7 @@ public struct WorldClock: Sendable, Equatable, Codable {
         WorldClock(anchorRealMs: realMs, anchorWorldMs: realMs, rate: rate)
     }
 
+    /// The world's time at real time `realMs`; a real time before the anchor reads as the anchor.
     public func worldMs(atReal realMs: Int64) -> Int64 {
         let elapsed = max(0, realMs - anchorRealMs)
         return anchorWorldMs + Int64((Double(elapsed) * rate.clockSpeed).rounded(.down))
@@ -41,6 +44,7 @@ public struct WorldClock: Sendable, Equatable, Codable {
         anchorWorldMs += max(0, ms)
     }
 
+    /// Runs at `newRate` from real time `realMs` on, keeping the world time reached so far.
     public mutating func setRate(_ newRate: TimeRate, atReal realMs: Int64) {
         reanchor(atReal: realMs)
         rate = newRate
