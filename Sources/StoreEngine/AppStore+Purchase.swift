@@ -66,7 +66,7 @@ public struct Signed<Payload: Sendable>: Sendable {
 public struct PurchaseOutcome: Sendable {
     /// `purchased`, or `pending` (Ask to Buy) / `interrupted` (a purchase issue) until the
     /// Transaction Manager resolves it, as `Product.PurchaseResult.pending`.
-    public var status: String
+    public var status: PurchaseStatus
     /// The new transaction, or for a downgrade the current one (the change waits for the renewal).
     public var transaction: Signed<TransactionPayload>?
     /// Present for auto-renewable subscriptions.
@@ -118,7 +118,7 @@ extension AppStore {
             verificationFails = await world.settings.simulatedErrors["Verification"] != nil
         }
         return PurchaseOutcome(
-            status: result.status.rawValue,
+            status: result.status,
             transaction: transaction,
             renewalInfo: renewalInfo,
             pendingId: result.pendingId,

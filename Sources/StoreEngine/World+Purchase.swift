@@ -5,8 +5,7 @@ import StoreStorage
 /// What a purchase came to. Ask to Buy and interrupted purchases wait for the Transaction
 /// Manager; a plan change that waits for the renewal answers with the current transaction.
 struct WorldPurchase: Sendable {
-    enum Status: String, Sendable { case purchased, pending, interrupted }
-    var status: Status
+    var status: PurchaseStatus
     var transaction: TransactionRecord?
     var chain: SubscriptionChain?
     var pendingId: String?

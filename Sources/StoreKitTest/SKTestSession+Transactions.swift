@@ -17,7 +17,7 @@ extension SKTestSession {
             try await store.world(world).purchase(purchase.request(customer: customer), offer: purchase.offer)
         }
         guard let signed = outcome.transaction else {
-            throw SKTestError(.invalidAction, "the purchase of \(identifier) is \(outcome.status) (pending purchase "
+            throw SKTestError(.invalidAction, "the purchase of \(identifier) is \(outcome.status.rawValue) (pending purchase "
                 + "\(outcome.pendingId ?? "?")); it has no transaction until approveAskToBuyTransaction or resolveIssueForTransaction")
         }
         return try await transaction(signed.jws)

@@ -10,7 +10,7 @@ enum PurchaseAnswer {
     static func response(_ outcome: PurchaseOutcome) -> Response {
         var json = JSONWriter(capacity: 8192)
         json.beginObject()
-        json.field("status", outcome.status)
+        json.field("status", outcome.status.rawValue)
         json.field("signedTransaction", outcome.transaction?.jws)
         if let transaction = outcome.transaction { json.raw("transaction", transaction.payloadJSON ?? transaction.payload.jsonBytes) }
         json.field("signedRenewalInfo", outcome.renewalInfo?.jws)

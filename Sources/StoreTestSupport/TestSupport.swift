@@ -1,19 +1,21 @@
 import Foundation
 import StoreEngine
+import Synchronization
 
 // What several test modules share. A library target because test targets can't depend on each
 // other; no product exposes it.
 
-/// A clock that stands still unless a test moves it.
-public final class TestClock: StoreClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
+/// A wall clock that stands still unless a test moves it; each world's own clock is anchored
+/// to it and runs at its world's rate.
+public final class TestClock: StoreClock, Sendable {
+    private let current: Mutex<Date>
     /// A clock stopped at `date` (by default 2026-01-01 00:00 UTC).
-    public init(_ date: Date = Date(timeIntervalSince1970: 1_767_225_600)) { current = date } // 2026-01-01
-    /// The clock's current time; every world reads the same time.
-    public func now() -> Date { lock.withLock { current } }
-    /// Moves the clock forward by `seconds` (backward when negative), for every world at once.
-    public func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
+    public init(_ date: Date = Date(timeIntervalSince1970: 1_767_225_600)) { current = Mutex(date) } // 2026-01-01
+    /// The time the test set.
+    public func now() -> Date { current.withLock { $0 } }
+    /// Moves the wall clock by `seconds` (backward when negative); a running world's time moves
+    /// with it at the world's rate.
+    public func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }
 
 /// A small catalog that exercises every product type and an intro offer.

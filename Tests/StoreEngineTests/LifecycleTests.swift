@@ -207,13 +207,13 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
         let store = try await makeStore()
         _ = try await store.world(AppStore.defaultWorld).setSwitches(SessionSwitches(askToBuy: true))
         let pending = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.history", customer: "kid"))
-        #expect(pending.status == "pending" && pending.transaction == nil)
+        #expect(pending.status == .pending && pending.transaction == nil)
         let id = try #require(pending.pendingId)
         #expect(try await all(store, "kid").isEmpty)
         #expect(try await store.world(AppStore.defaultWorld).pendingPurchases().map(\.id) == [id])
 
         let approved = try #require(try await store.world(AppStore.defaultWorld).answerAskToBuy(id, approve: true))
-        #expect(approved.status == "purchased" && approved.transaction?.payload.productId == "test.history")
+        #expect(approved.status == .purchased && approved.transaction?.payload.productId == "test.history")
         #expect(try await store.world(AppStore.defaultWorld).transactions(bundleId: testBundle, customer: "kid", scope: .unfinished).count == 1)
         #expect(try await store.world(AppStore.defaultWorld).pendingPurchases().isEmpty)
 
@@ -226,7 +226,7 @@ private func plusYears(_ ms: Int64, _ years: Int) -> Int64 { plusMonths(ms, 12 *
         let store = try await makeStore()
         _ = try await store.world(AppStore.defaultWorld).setSwitches(SessionSwitches(interruptedPurchases: true))
         let interrupted = try await store.world(AppStore.defaultWorld).purchase(PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "ivy"))
-        #expect(interrupted.status == "interrupted")
+        #expect(interrupted.status == .interrupted)
         let resolved = try await store.world(AppStore.defaultWorld).resolveIssue(try #require(interrupted.pendingId))
         #expect(resolved.transaction?.payload.productId == "test.seeds")
     }

@@ -115,13 +115,13 @@ import Testing
             // Switches: Ask to Buy (approve, decline), interrupted purchases (resolve), a simulated error.
             let settings = "/manage/settings?world=\(world)"
             try await post(server, settings, "switches", typed: [("askToBuy", "on")])
-            #expect(try await buy("p.seeds", "cora").status == "pending")
+            #expect(try await buy("p.seeds", "cora").status == .pending)
             try await post(server, page, "approve")
-            #expect(try await buy("p.seeds", "cora").status == "pending")
+            #expect(try await buy("p.seeds", "cora").status == .pending)
             try await post(server, page, "decline")
             #expect(try await store.world(world).pendingPurchases().isEmpty)
             try await post(server, settings, "switches", typed: [("askToBuy", "off"), ("interruptedPurchases", "on")])
-            #expect(try await buy("p.seeds", "cora").status == "interrupted")
+            #expect(try await buy("p.seeds", "cora").status == .interrupted)
             let count = try await store.world(world).customerHistory(bundleId: bundle, customer: "cora").total
             try await post(server, page, "resolve", matching: ["id": try #require(try await store.world(world).pendingPurchases().first?.id)])
             #expect(try await store.world(world).customerHistory(bundleId: bundle, customer: "cora").total == count + 1, "the resolved purchase completes")

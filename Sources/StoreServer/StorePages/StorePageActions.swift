@@ -68,12 +68,12 @@ struct StorePageActions {
                 PurchaseRequest(bundleId: bundleId, productId: product.id, customer: customer),
                 offer: winBack.map { .winBack(offerId: $0) })
             let verified = !(try await store.world(world).simulatesVerificationFailure())
-            if outcome.status == "purchased", let signed = outcome.transaction {
+            if outcome.status == .purchased, let signed = outcome.transaction {
                 result = .success(.success(StoreSnapshotLoader.transaction(signed, verified)))
                 if signed.payload.productId != product.id { deferredProductId = signed.payload.productId }
             } else {
                 result = .success(.pending)
-                interrupted = outcome.status == "interrupted"
+                interrupted = outcome.status == .interrupted
             }
         } catch {
             result = .failure(error)
