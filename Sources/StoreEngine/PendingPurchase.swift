@@ -21,6 +21,15 @@ public struct PendingPurchase: Codable, Sendable, Equatable {
         public var appAccountToken: String?
         /// The billing plan chosen for a product with a 12-month commitment plan, if any.
         public var billingPlanType: String?
+        /// StoreKit 1's `applicationUsername`: a UUID becomes the approved transaction's
+        /// `appAccountToken`, as it would have at once.
+        public var applicationUsername: String?
+        /// The developer's verified introductory-offer verdict, applied when the purchase goes ahead.
+        public var introductoryOfferAllowed: Bool?
+        /// StoreKitTest's `.purchaseDate(_:renewalBehavior:)`, kept for the approval.
+        public var purchaseDateMs: Int64?
+        /// `.cancelImmediately`, kept for the approval (nil when false, so older records read the same).
+        public var cancelsAfterFirstPeriod: Bool?
         init(_ request: PurchaseRequest) {
             bundleId = request.bundleId
             productId = request.productId
@@ -28,6 +37,24 @@ public struct PendingPurchase: Codable, Sendable, Equatable {
             quantity = request.quantity
             appAccountToken = request.appAccountToken
             billingPlanType = request.billingPlanType
+            applicationUsername = request.applicationUsername
+            introductoryOfferAllowed = request.introductoryOfferAllowed
+            purchaseDateMs = request.purchaseDateMs
+            cancelsAfterFirstPeriod = request.cancelsAfterFirstPeriod ? true : nil
+        }
+
+        /// The purchase to make once it may go ahead: everything the device asked for, so an
+        /// approved purchase is the one the customer asked for.
+        func purchaseRequest(world: String) -> PurchaseRequest {
+            var request = PurchaseRequest(bundleId: bundleId, productId: productId, customer: customer, quantity: quantity,
+                                          appAccountToken: appAccountToken)
+            request.world = world
+            request.billingPlanType = billingPlanType
+            request.applicationUsername = applicationUsername
+            request.introductoryOfferAllowed = introductoryOfferAllowed
+            request.purchaseDateMs = purchaseDateMs
+            request.cancelsAfterFirstPeriod = cancelsAfterFirstPeriod ?? false
+            return request
         }
     }
 

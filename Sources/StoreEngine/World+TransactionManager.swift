@@ -133,11 +133,7 @@ extension World {
 
     /// Turns a pending purchase into a real one, dated now; the app gets it as unfinished.
     func complete(_ pending: PendingPurchase) async throws -> WorldPurchase {
-        var request = PurchaseRequest(
-            bundleId: pending.request.bundleId, productId: pending.request.productId,
-            customer: pending.request.customer, quantity: pending.request.quantity, appAccountToken: pending.request.appAccountToken)
-        request.world = id
-        request.billingPlanType = pending.request.billingPlanType
+        let request = pending.request.purchaseRequest(world: id)
         let result = try await purchase(request, offer: nil, allowPending: false)
         try await env.database.deleteWorldRecord(world: id, kind: PendingPurchase.recordKind, key: pending.id)
         return result

@@ -34,4 +34,23 @@ import Testing
         #expect(try await buy(store, "u3", token: "A1B2C3D4-0000-4000-8000-00000000ABCD", username: "7E3FB20B-4CDB-47CC-936D-99D65F608138")
                 == "a1b2c3d4-0000-4000-8000-00000000abcd")
     }
+
+    /// A purchase waiting for Ask to Buy keeps what the device asked for: approved after a
+    /// restart, it carries the token the StoreKit 1 `applicationUsername` gave it.
+    @Test func anAskToBuyApprovalAfterARestartKeepsTheToken() async throws {
+        let path = databasePath()
+        let clock = TestClock()
+        let first = try await makeStore(path: path, clock: clock)
+        let world = first.world(AppStore.defaultWorld)
+        _ = try await world.setSwitches(SessionSwitches(askToBuy: true))
+        var request = PurchaseRequest(bundleId: testBundle, productId: "test.seeds", customer: "kid")
+        request.applicationUsername = "7E3FB20B-4CDB-47CC-936D-99D65F608138"
+        let id = try #require(try await world.purchase(request).pendingId)
+        await first.close()
+
+        let second = try await makeStore(path: path, clock: clock)
+        let approved = try await second.world(AppStore.defaultWorld).answerAskToBuy(id, approve: true)
+        #expect(approved?.transaction?.payload.appAccountToken == "7e3fb20b-4cdb-47cc-936d-99d65f608138")
+        await second.close()
+    }
 }
