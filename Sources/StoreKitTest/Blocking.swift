@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Runs the async work behind Apple's synchronous `SKTestSession` calls (`clearTransactions()`,
 /// `expireSubscription(productIdentifier:)`, the property setters) and waits for it, so the call
@@ -25,12 +26,11 @@ enum Blocking {
     }
 }
 
-private final class ResultBox<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Result<T, any Error>?
+private final class ResultBox<T: Sendable>: Sendable {
+    private let stored = Mutex<Result<T, any Error>?>(nil)
     var value: Result<T, any Error>? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
     }
 }
 

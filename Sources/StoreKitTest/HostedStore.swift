@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 import StoreEngine
 import StoreModel
@@ -89,22 +90,21 @@ final class HostedStore: Sendable {
 
 /// The hosted stores' folders, removed when the process exits (a store shared by many sessions
 /// lives as long as the test process; nothing of it may outlive it).
-final class LeftoverFolders: @unchecked Sendable {
+final class LeftoverFolders: Sendable {
     static let shared: LeftoverFolders = {
         let list = LeftoverFolders()
         atexit { LeftoverFolders.shared.removeAll() }
         return list
     }()
 
-    private let lock = NSLock()
-    private var folders: Set<URL> = []
+    private let folders = Mutex<Set<URL>>([])
 
-    func add(_ folder: URL) { lock.withLock { _ = folders.insert(folder) } }
-    func remove(_ folder: URL) { lock.withLock { _ = folders.remove(folder) } }
-    var all: Set<URL> { lock.withLock { folders } }
+    func add(_ folder: URL) { folders.withLock { _ = $0.insert(folder) } }
+    func remove(_ folder: URL) { folders.withLock { _ = $0.remove(folder) } }
+    var all: Set<URL> { folders.withLock { $0 } }
 
     func removeAll() {
-        let taken = lock.withLock { () -> Set<URL> in defer { folders.removeAll() }; return folders }
+        let taken = folders.withLock { folders -> Set<URL> in defer { folders.removeAll() }; return folders }
         for folder in taken { try? FileManager.default.removeItem(at: folder) }
     }
 }

@@ -115,7 +115,7 @@ extension SKTestSession {
         }
     }
 
-    private func apply<Value>(_ key: WritableKeyPath<SessionState.Values, Value>, _ value: Value, _ switches: (Value) -> SessionSwitches) {
+    private func apply<Value: Sendable>(_ key: WritableKeyPath<SessionState.Values, Value> & Sendable, _ value: Value, _ switches: (Value) -> SessionSwitches) {
         let world = world, change = switches(value)
         do {
             _ = try blocking { try await $0.world(world).setSwitches(change) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import OpenStoreKit
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 /// inherit), and for a parameterised test by its case too; a session made in it is that test's.
 /// Outside Swift Testing (XCTest, a plain program), or in a test that made no session, the most
 /// recent live session answers, which is right whenever such tests run one at a time.
-final class SessionRegistry: @unchecked Sendable {
+final class SessionRegistry: Sendable {
     static let shared: SessionRegistry = {
         let registry = SessionRegistry()
         OpenStoreKit.setConnectionResolver { registry.connection() }
@@ -19,29 +20,31 @@ final class SessionRegistry: @unchecked Sendable {
     /// Held strongly: a test's last use of its session is often the line before the app code it
     /// tests, and the session must outlive it. A session is released (and its world deleted)
     /// when its test makes another one, or, for the latest, when another is made anywhere.
-    private let lock = NSLock()
-    private var byTest: [String: SKTestSession] = [:]
-    private var latest: SKTestSession?
+    private struct Sessions {
+        var byTest: [String: SKTestSession] = [:]
+        var latest: SKTestSession?
+    }
+    private let sessions = Mutex(Sessions())
 
     /// Makes `session` the one of the current test (and the most recent one).
     func register(_ session: SKTestSession) {
         let key = Self.currentTestKey()
-        let released = lock.withLock { () -> [SKTestSession?] in
-            var released: [SKTestSession?] = [latest]
-            if let key { released.append(byTest.updateValue(session, forKey: key)) }
-            latest = session
+        let released = sessions.withLock { sessions -> [SKTestSession?] in
+            var released: [SKTestSession?] = [sessions.latest]
+            if let key { released.append(sessions.byTest.updateValue(session, forKey: key)) }
+            sessions.latest = session
             return released
         }
         _ = released  // dropped here, outside the lock (deinit deletes their worlds)
     }
 
     func connection() -> StoreConnection? {
-        if let key = Self.currentTestKey(), let session = lock.withLock({ byTest[key] }) {
+        if let key = Self.currentTestKey(), let session = sessions.withLock({ $0.byTest[key] }) {
             return session.connection
         }
         // A Swift Testing test that made no session of its own must not reach another test's.
         guard Test.current == nil else { return nil }
-        return lock.withLock { latest }?.connection
+        return sessions.withLock { $0.latest }?.connection
     }
 
     /// The running Swift Testing test (and case, when it is parameterised), or nil outside one.

@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 import StoreKit
 import StoreModel
 
 /// What a session's properties read back: the configuration file's settings, overridden by the
 /// test's assignments until `resetToDefaultState()`.
-final class SessionState: @unchecked Sendable {
+final class SessionState: Sendable {
     struct Values: Sendable {
         var askToBuyEnabled: Bool
         var disableDialogs: Bool
@@ -31,12 +32,11 @@ final class SessionState: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
-    private var values: Values
+    private let values: Mutex<Values>
 
-    init(_ values: Values) { self.values = values }
+    init(_ values: Values) { self.values = Mutex(values) }
 
-    func read<T>(_ key: KeyPath<Values, T>) -> T { lock.withLock { values[keyPath: key] } }
-    func write<T>(_ key: WritableKeyPath<Values, T>, _ value: T) { lock.withLock { values[keyPath: key] = value } }
-    func replace(_ new: Values) { lock.withLock { values = new } }
+    func read<T: Sendable>(_ key: KeyPath<Values, T> & Sendable) -> T { values.withLock { $0[keyPath: key] } }
+    func write<T: Sendable>(_ key: WritableKeyPath<Values, T> & Sendable, _ value: T) { values.withLock { $0[keyPath: key] = value } }
+    func replace(_ new: Values) { values.withLock { $0 = new } }
 }

@@ -1,18 +1,18 @@
 import Foundation
+import Synchronization
 import StoreModel
 
 /// The hosted stores of the process, one per distinct `.storekit` text: the first session of a
 /// catalog starts its store (tens of milliseconds), later ones only add a world to it.
-final class StoreHosting: @unchecked Sendable {
+final class StoreHosting: Sendable {
     static let shared = StoreHosting()
 
-    private let lock = NSLock()
-    private var stores: [String: Task<HostedStore, any Error>] = [:]
+    private let stores = Mutex<[String: Task<HostedStore, any Error>]>([:])
 
     /// The store for this catalog, started on first use. A failed start is forgotten, so the
     /// next session tries again.
     func store(catalogJSON: String, catalog: Catalog) async throws -> HostedStore {
-        let task = lock.withLock { () -> Task<HostedStore, any Error> in
+        let task = stores.withLock { stores -> Task<HostedStore, any Error> in
             if let running = stores[catalogJSON] { return running }
             let task = Task { try await HostedStore.start(catalogJSON: catalogJSON, catalog: catalog) }
             stores[catalogJSON] = task
@@ -21,7 +21,7 @@ final class StoreHosting: @unchecked Sendable {
         do {
             return try await task.value
         } catch {
-            lock.withLock { if stores[catalogJSON] == task { stores[catalogJSON] = nil } }
+            stores.withLock { if $0[catalogJSON] == task { $0[catalogJSON] = nil } }
             throw error
         }
     }
@@ -29,7 +29,7 @@ final class StoreHosting: @unchecked Sendable {
     /// Stops every hosted store and removes its folder. Sessions still alive stop working, so
     /// call it only when no test runs any more (a test process's end does the same by itself).
     func stopAll() async {
-        let tasks = lock.withLock { () -> [Task<HostedStore, any Error>] in
+        let tasks = stores.withLock { stores -> [Task<HostedStore, any Error>] in
             defer { stores.removeAll() }
             return Array(stores.values)
         }

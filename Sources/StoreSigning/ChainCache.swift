@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 
 /// Remembers validated chains so verifying a JWS costs about one ECDSA verification plus
 /// parsing, the same trade Apple's verifier makes with its (leaf, intermediate) cache.
@@ -7,7 +8,7 @@ import Foundation
 /// Two levels: the exact header segment (skips base64 + JSON + X.509 work and carries the
 /// SHA-256 state over `header.`), and the `x5c` leaf + intermediate strings (for headers that
 /// differ only in other fields). Only successes are stored; both levels are bounded.
-final class ChainCache: @unchecked Sendable {
+final class ChainCache: Sendable {
     struct HeaderEntry {
         let header: [UInt8]
         let chain: ValidatedChain
@@ -15,43 +16,40 @@ final class ChainCache: @unchecked Sendable {
         let prefixHash: SHA256
     }
 
-    private let lock = NSLock()
-    private var headers: [HeaderEntry] = []
-    private var chains: [String: ValidatedChain] = [:]
+    private let headers = Mutex<[HeaderEntry]>([])
+    private let chains = Mutex<[String: ValidatedChain]>([:])
     private let headerLimit = 16
     private let chainLimit = 64
 
     /// The entry whose header bytes equal `header`, compared without copying the input.
     func entry(forHeader header: UnsafeRawBufferPointer) -> HeaderEntry? {
-        lock.lock()
-        defer { lock.unlock() }
-        for entry in headers where entry.header.count == header.count {
-            let equal = entry.header.withUnsafeBytes { stored -> Bool in
-                guard let lhs = stored.baseAddress, let rhs = header.baseAddress else { return false }
-                return memcmp(lhs, rhs, header.count) == 0
+        headers.withLock { headers in
+            for entry in headers where entry.header.count == header.count {
+                let equal = entry.header.withUnsafeBytes { stored -> Bool in
+                    guard let lhs = stored.baseAddress, let rhs = header.baseAddress else { return false }
+                    return memcmp(lhs, rhs, header.count) == 0
+                }
+                if equal { return entry }
             }
-            if equal { return entry }
+            return nil
         }
-        return nil
     }
 
     func insert(_ entry: HeaderEntry) {
-        lock.lock()
-        defer { lock.unlock() }
-        if headers.count >= headerLimit { headers.removeFirst() }
-        headers.append(entry)
+        headers.withLock { headers in
+            if headers.count >= headerLimit { headers.removeFirst() }
+            headers.append(entry)
+        }
     }
 
     func chain(forKey key: String) -> ValidatedChain? {
-        lock.lock()
-        defer { lock.unlock() }
-        return chains[key]
+        chains.withLock { $0[key] }
     }
 
     func insert(_ chain: ValidatedChain, forKey key: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        if chains.count >= chainLimit { chains.removeAll(keepingCapacity: true) }
-        chains[key] = chain
+        chains.withLock { chains in
+            if chains.count >= chainLimit { chains.removeAll(keepingCapacity: true) }
+            chains[key] = chain
+        }
     }
 }
