@@ -8,7 +8,8 @@ import StoreStorage
 /// keeps every purchase, and signs what it hands out. State lives in worlds (`World`), each with its
 /// own clock; the rules live in `Rules/`; front ends (HTTP, CLI) hold no rules of their own.
 public final class AppStore: Sendable {
-    /// The world every store has and that cannot be deleted, only reset; used when no world is named.
+    /// The world every store has and that cannot be deleted, only reset. Code that means it names it
+    /// (`store.world(AppStore.defaultWorld)`); the HTTP layer uses it for the unscoped `/storekit/v1` routes.
     public static let defaultWorld = "default"
 
     /// The engine's storage; never handed above the engine (callers use `close()`).

@@ -121,7 +121,7 @@ extension StoreWorld {
     /// Changes a stored transaction (Server API: app account token). The change takes the next
     /// number of the change sequence, so the transaction reappears after a revision token.
     @discardableResult
-    public func modifyTransaction(id transactionId: Int64, _ change: @Sendable (inout TransactionPayload, inout TransactionRecord) throws -> Void) async throws -> TransactionRecord {
+    func modifyTransaction(id transactionId: Int64, _ change: @Sendable (inout TransactionPayload, inout TransactionRecord) throws -> Void) async throws -> TransactionRecord {
         try await store.modifyTransaction(world: self.id, id: transactionId, change)
     }
 

@@ -37,7 +37,7 @@ extension World {
                 transactionId: event.transactionId, originalId: originalId, signedMs: event.atMs, bodyKey: bodyKey,
                 body: body, transactionJSON: transaction, renewalJSON: renewal, nextAttemptMs: event.atMs)
         }
-        if event.type == "RESCIND_CONSENT" {
+        if event.type == NotificationType.rescindConsent.rawValue {
             // `appData`; its `signedAppTransactionInfo` is signed at delivery, as nested payloads are.
             let key = CustomerKey(bundleId: app.bundleId, customer: event.customer)
             let appTransaction = try await appTransactionCreatingIfNeeded(key, batch: &scratch)
@@ -45,7 +45,7 @@ extension World {
             return row(bodyKey: "appData", body: NotificationPayload.appDataBody(app: app),
                        transaction: String(decoding: payload.jsonBytes, as: UTF8.self), renewal: nil, originalId: nil)
         }
-        if event.type == "RENEWAL_EXTENSION" && event.subtype == "SUMMARY" {
+        if event.type == NotificationType.renewalExtension.rawValue && event.subtype == NotificationSubtype.summary.rawValue {
             return row(bodyKey: "summary", body: NotificationPayload.summaryBody(app: app, eventData: event.data),
                        transaction: nil, renewal: nil, originalId: nil)
         }
@@ -84,7 +84,7 @@ extension World {
         let version = appTransactions[CustomerKey(bundleId: app.bundleId, customer: event.customer)]?.applicationVersion ?? app.applicationVersion
         let body = NotificationPayload.dataBody(
             app: app, bundleVersion: version, status: chain?.status.rawValue,
-            consumptionRequestReason: event.type == "CONSUMPTION_REQUEST" ? reason : nil)
+            consumptionRequestReason: event.type == NotificationType.consumptionRequest.rawValue ? reason : nil)
         return row(bodyKey: "data", body: body, transaction: transactionJSON, renewal: renewalJSON, originalId: originalId)
     }
 

@@ -1,4 +1,3 @@
-import StoreModel
 
 /// The database cannot be reached right now (a PostgreSQL server restarting, a network drop).
 /// Nothing was written by the failed call; the caller may try again once the database is back,

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Real time, as the developer's side of the system reads it: milliseconds since 1970. Separate
-/// from the store's per-world clocks (`StoreClock`), which run at test rates and jump; the
+/// from the store's per-world clocks (`WorldClock` in the engine), which run at test rates and jump; the
 /// backend's webhooks, retries and customer-info `requestDate` follow this one. Injected, so a
 /// test sets the time instead of sleeping.
 public struct WallClock: Sendable {
