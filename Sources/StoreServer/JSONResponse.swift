@@ -1,3 +1,4 @@
+import StoreShared
 import Foundation
 import Hummingbird
 import NIOCore
@@ -136,6 +137,6 @@ extension BasicRequestContext {
 
     /// `%XX` escapes decoded, any other `%` kept as it is (`50%off`); nil when the bytes are not UTF-8.
     static func percentDecoded(_ raw: String) -> String? {
-        String(validating: FormEncoding.percentDecodedBytes(raw.utf8, plusIsSpace: false), as: UTF8.self)
+        FormEncoding.pathDecoded(raw)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreShared
 import Hummingbird
 import NIOCore
 
@@ -128,7 +129,7 @@ public struct BackendHTTPServer: Sendable {
     /// The app user ID a path names, percent-decoded as the app's SDK encodes it (an email address
     /// arrives as `ann%40example.com`): 1–256 bytes of UTF-8 without control characters, else nil.
     static func appUserId(_ context: BasicRequestContext) -> String? {
-        guard let raw = context.parameters.get("appUserId"), let user = DashboardForm.decoded(raw),
+        guard let raw = context.parameters.get("appUserId"), let user = FormEncoding.pathDecoded(raw),
               (1...256).contains(user.utf8.count), !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { return nil }
         return user

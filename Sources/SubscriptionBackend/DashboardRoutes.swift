@@ -18,7 +18,7 @@ enum BackendDashboard {
         let token = backend.configuration.apiToken
 
         v1.get("/admin/overview") { request, _ in
-            let query = DashboardForm(query: request.uri.query)
+            let query = FormEncoding.fields(request.uri.query)
             let choice = Self.environment(query["environment"])
             guard choice.valid else {
                 return BackendHTTPServer.error(400, "invalidEnvironment", "environment must be Production or Sandbox")
@@ -28,7 +28,7 @@ enum BackendDashboard {
 
         router.get("/") { request, _ in
             try await guarded(request, token: token) {
-                let query = DashboardForm(query: request.uri.query)
+                let query = FormEncoding.fields(request.uri.query)
                 let choice = Self.environment(query["environment"])
                 guard choice.valid else {
                     return DashboardPages.message("Unknown environment", status: .badRequest, signOut: token != nil,
@@ -39,7 +39,7 @@ enum BackendDashboard {
         }
         router.get("/customers") { request, _ in
             try await guarded(request, token: token) {
-                let text = (DashboardForm(query: request.uri.query)["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                let text = (FormEncoding.fields(request.uri.query)["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
                 guard text.utf8.count <= 256 else {
                     return DashboardPages.message("Search too long", status: .badRequest, signOut: token != nil,
                                                   text: "Search for at most 256 bytes: an app user ID, a transaction ID or an appAccountToken.")
@@ -54,7 +54,7 @@ enum BackendDashboard {
         router.get("/customers/:appUserId") { request, context in
             try await guarded(request, token: token) {
                 let raw = context.parameters.get("appUserId") ?? ""
-                guard let user = DashboardForm.decoded(raw), !user.isEmpty, user.utf8.count <= 256 else {
+                guard let user = FormEncoding.pathDecoded(raw), !user.isEmpty, user.utf8.count <= 256 else {
                     return DashboardPages.message("Bad customer", status: .badRequest, signOut: token != nil,
                                                   text: "The address does not name a customer (1–256 bytes, percent-encoded UTF-8).")
                 }
@@ -69,12 +69,12 @@ enum BackendDashboard {
         }
 
         router.get("/login") { request, _ in
-            let next = safeNext(DashboardForm(query: request.uri.query)["next"])
+            let next = safeNext(FormEncoding.fields(request.uri.query)["next"])
             return DashboardPages.login(next: next, error: nil, tokenRequired: token != nil)
         }
         router.post("/login") { request, _ in
             let body = (try? await request.body.collect(upTo: 16 * 1024)).map { String(buffer: $0) } ?? ""
-            let form = DashboardForm(query: body)
+            let form = FormEncoding.fields(body)
             let next = safeNext(form["next"])
             guard let token else { return Response(status: .seeOther, headers: [.location: next]) }
             guard let given = form["token"], ConstantTime.equal(given, token) else {
@@ -102,7 +102,7 @@ enum BackendDashboard {
     static func guarded(_ request: Request, token: String?, _ page: () async throws -> Response) async throws -> Response {
         guard let token, !signedIn(request, token: token) else { return try await page() }
         let next = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
-        return Response(status: .seeOther, headers: [.location: "/login?next=" + DashboardForm.escape(next)])
+        return Response(status: .seeOther, headers: [.location: "/login?next=" + FormEncoding.escape(next)])
     }
 
     static func signedIn(_ request: Request, token: String) -> Bool {
@@ -111,12 +111,12 @@ enum BackendDashboard {
             return true
         }
         guard let value = request.cookies[cookieName]?.value else { return false }
-        return ConstantTime.equal(DashboardForm.unescape(Substring(value)), token)
+        return ConstantTime.equal(FormEncoding.unescape(Substring(value)), token)
     }
 
     static func cookie(_ token: String?) -> String {
         guard let token else { return "\(cookieName)=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0" }
-        return "\(cookieName)=\(DashboardForm.escape(token)); Path=/; HttpOnly; SameSite=Strict"
+        return "\(cookieName)=\(FormEncoding.escape(token)); Path=/; HttpOnly; SameSite=Strict"
     }
 
     /// Where to go after signing in: a path on this site only (never `//host` or a URL).
@@ -126,39 +126,4 @@ enum BackendDashboard {
         return next
     }
 
-}
-
-/// `application/x-www-form-urlencoded` pairs (a query string or a posted form): `+` is a space,
-/// then percent-decoding; a pair that does not decode is dropped. The first value of a name wins.
-struct DashboardForm {
-    private var pairs: [(String, String)] = []
-
-    init(query: String?) {
-        for part in (query ?? "").split(separator: "&") {
-            let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = Self.unescape(kv[0]), value = kv.count > 1 ? Self.unescape(kv[1]) : ""
-            pairs.append((name, value))
-        }
-    }
-
-    subscript(name: String) -> String? { pairs.first { $0.0 == name }?.1 }
-
-    static func unescape(_ text: Substring) -> String {
-        decoded(String(text).replacingOccurrences(of: "+", with: " ")) ?? ""
-    }
-
-    /// Percent-decoding that refuses a bad escape or bytes that are not UTF-8 (nil).
-    static func decoded(_ text: String) -> String? {
-        var bytes: [UInt8] = []
-        var utf8 = text.utf8.makeIterator()
-        while let byte = utf8.next() {
-            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard let high = utf8.next(), let low = utf8.next(),
-                  let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(value)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    static func escape(_ text: String) -> String { PercentEncoding.unreserved(text) }
 }

@@ -1,3 +1,4 @@
+import StoreShared
 import AsyncHTTPClient
 import Foundation
 import NIOCore

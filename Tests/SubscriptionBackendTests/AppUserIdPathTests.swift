@@ -37,7 +37,7 @@ import Testing
             #expect(try await test.backend.customerInfo(appUserId: "ann%40example.com%20%C3%A9") == nil, "no customer of the literal name")
 
             // (Foundation's URL, under the HTTP client, cannot carry an escape of bytes that are not
-            // UTF-8; DashboardForm.decoded refuses those, as the dashboard's tests show.)
+            // UTF-8; FormEncoding.pathDecoded refuses those, as the dashboard's tests show.)
             for bad in ["a%00b", "a%1Fb", String(repeating: "x", count: 257)] {
                 let (status, body) = try await call(bad)
                 #expect(status == 400 && body["error"] as? String == "invalidAppUserId", "\(bad.prefix(20)): \(status)")

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+import StoreShared
 import StoreTestSupport
 import Testing
 @testable import SubscriptionBackend
@@ -130,7 +131,7 @@ import Testing
             #expect(page.text.contains("<svg class=\"mg-chart\"") && page.text.contains("Revenue per day by currency"))
 
             // Lookup by a piece of the hostile ID and by transaction ID; the customer page.
-            let search = try await client.get("/customers?q=" + DashboardForm.escape("<script>"))
+            let search = try await client.get("/customers?q=" + FormEncoding.escape("<script>"))
             #expect(search.status == 200 && search.text.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
             #expect(try await client.get("/customers?q=11").text.contains("href=\"/customers/zoe\""))
             let customer = try await client.get(DashboardDocument.customerURL(Self.hostileUser))

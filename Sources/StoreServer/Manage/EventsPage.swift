@@ -1,3 +1,4 @@
+import StoreShared
 import Foundation
 import Hummingbird
 import NIOCore

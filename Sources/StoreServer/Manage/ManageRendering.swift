@@ -1,3 +1,4 @@
+import StoreShared
 import StoreEngine
 
 /// The dashboard's customer page rendered without HTTP: what `GET /manage/customer` does between

@@ -1,3 +1,4 @@
+import StoreShared
 import Hummingbird
 import NIOCore
 

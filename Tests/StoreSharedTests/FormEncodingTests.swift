@@ -1,5 +1,5 @@
+import StoreShared
 import Testing
-@testable import StoreServer
 
 /// Form bodies and query strings as browsers send them (WHATWG URL's form-urlencoded parser).
 @Suite struct FormEncodingTests {
