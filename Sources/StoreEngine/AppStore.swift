@@ -96,13 +96,7 @@ public final class AppStore: Sendable {
     /// when another instance serves it.
     func loadedWorld(_ id: String) async throws -> World {
         if let world = worlds.existingWorld(id), !(worlds.env.ownership?.isLost(id) ?? false) { return world }
-        do {
-            return try await worlds.world(id)
-        } catch let elsewhere as WorldElsewhere {
-            // The HTTP front forwards the request to the owner, whatever the handler makes of this.
-            WorldMisses.current?.record(elsewhere)
-            throw elsewhere
-        }
+        return try await worlds.world(id)
     }
 
     /// Where the world is served: here (taken over now if nobody held it) or at another instance.

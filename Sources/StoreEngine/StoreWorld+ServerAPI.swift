@@ -6,22 +6,22 @@ import StoreStorage
 extension StoreWorld {
     /// The same for an app and world named directly (tests, admin tools).
     public func extendRenewalDate(originalTransactionId: String, request: ExtendRenewalDateRequest, bundleId: String) async throws -> ExtendRenewalDateResponse {
-        try await store.extendRenewalDate(originalTransactionId: originalTransactionId, request: request, bundleId: bundleId, world: id)
+        try await reported { try await store.extendRenewalDate(originalTransactionId: originalTransactionId, request: request, bundleId: bundleId, world: id) }
     }
 
     /// Extend Subscription Renewal Dates for All Active Subscribers, for an app named directly; it
     /// completes before it returns.
     public func extendRenewalDatesForAllActiveSubscribers(_ request: MassExtendRenewalDateRequest, bundleId: String) async throws -> MassExtendRenewalDateResponse {
-        try await store.extendRenewalDatesForAllActiveSubscribers(request, bundleId: bundleId, world: id)
+        try await reported { try await store.extendRenewalDatesForAllActiveSubscribers(request, bundleId: bundleId, world: id) }
     }
 
     /// Get Status of Subscription Renewal Date Extensions, for an app named directly.
     public func massExtensionStatus(productId: String, requestIdentifier: String, bundleId: String) async throws -> MassExtendRenewalDateStatusResponse {
-        try await store.massExtensionStatus(productId: productId, requestIdentifier: requestIdentifier, bundleId: bundleId, world: id)
+        try await reported { try await store.massExtensionStatus(productId: productId, requestIdentifier: requestIdentifier, bundleId: bundleId, world: id) }
     }
 
     /// The latest consumption information for a transaction, as sent (normalized JSON).
     public func consumptionInformation(transactionId: Int64) async throws -> ConsumptionInformation? {
-        try await store.consumptionInformation(transactionId: transactionId, world: id)
+        try await reported { try await store.consumptionInformation(transactionId: transactionId, world: id) }
     }
 }

@@ -15,10 +15,24 @@ public struct StoreWorld: Sendable {
     public let store: AppStore
     /// The world's identifier (`default`, or one created with `AppStore.createWorld`).
     public let id: String
+    /// Where a verb notes that another instance serves the world (the HTTP front's per-request
+    /// record, which forwards the request to the owner); nil outside a request.
+    public let misses: WorldMisses?
+
+    /// Runs one verb; a `WorldElsewhere` it throws is noted in `misses` before it leaves the
+    /// engine, so the front forwards the request whatever its handler makes of the error.
+    func reported<T>(_ verb: () async throws -> T) async throws -> T {
+        do {
+            return try await verb()
+        } catch let elsewhere as WorldElsewhere {
+            misses?.record(elsewhere)
+            throw elsewhere
+        }
+    }
 
     /// The world's current time in milliseconds, on its own clock.
     public func nowMs() async throws -> Int64 {
-        try await store.loadedWorld(id).nowMs()
+        try await reported { try await store.loadedWorld(id).nowMs() }
     }
 
     /// Sells a product in this world, as `Product.purchase(options:)` does, with an offer option
@@ -28,15 +42,18 @@ public struct StoreWorld: Sendable {
     public func purchase(_ request: PurchaseRequest, offer: PurchaseOfferRequest? = nil) async throws -> PurchaseOutcome {
         var request = request
         request.world = id
-        let world = try await store.loadedWorld(id)
-        let result = try await world.purchase(request, offer: offer)
-        return try await store.outcome(result, world: world)
+        return try await reported {
+            let world = try await store.loadedWorld(id)
+            let result = try await world.purchase(request, offer: offer)
+            return try await store.outcome(result, world: world)
+        }
     }
 }
 
 extension AppStore {
     /// The handle for one world; nothing is loaded until a verb runs.
-    public func world(_ id: String) -> StoreWorld {
-        StoreWorld(store: self, id: id)
+    /// - Parameter misses: the HTTP front's per-request record of worlds served elsewhere.
+    public func world(_ id: String, reportingTo misses: WorldMisses? = nil) -> StoreWorld {
+        StoreWorld(store: self, id: id, misses: misses)
     }
 }

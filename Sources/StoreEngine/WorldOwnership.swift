@@ -99,19 +99,17 @@ public struct WorldElsewhere: Error, TemporarilyUnavailable, CustomStringConvert
     public var description: String { "world \(world) is served by the instance at \(address)" }
 }
 
-/// Worlds a request asked for that another instance owns. The HTTP front binds one per request
-/// (a task local) and forwards the request when it is filled, whatever the handler made of the
-/// error on its way out.
+/// Worlds a request asked for that another instance owns. The HTTP front keeps one per request
+/// (in its request context), hands it to the world handles it makes (`AppStore.world(_:reportingTo:)`)
+/// and forwards the request when it is filled, whatever the handler made of the error on its way out.
 public final class WorldMisses: Sendable {
     private let state = Mutex<WorldElsewhere?>(nil)
     /// An empty record, bound for one request.
     public init() {}
     /// The first world the request found served elsewhere, if any; later misses are not kept.
     public var first: WorldElsewhere? { state.withLock { $0 } }
-    func record(_ miss: WorldElsewhere) { state.withLock { if $0 == nil { $0 = miss } } }
-
-    /// The record of the request being handled, when the HTTP front bound one.
-    @TaskLocal public static var current: WorldMisses?
+    /// Keeps the first miss; the front forwards to that world's owner.
+    public func record(_ miss: WorldElsewhere) { state.withLock { if $0 == nil { $0 = miss } } }
 }
 
 /// Where a world is served from.

@@ -16,7 +16,7 @@ struct AdminLifecycleRoutes {
         var mode: String?
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<StoreRequestContext>) {
         let increase = router.group("admin/v1/worlds/:world/transactions/:transactionId/price-increase")
             .add(middleware: AdminAccess(token: token))
         increase.post { request, context in
@@ -24,17 +24,17 @@ struct AdminLifecycleRoutes {
             guard let mode = PriceIncreaseMode(rawValue: body.mode ?? PriceIncreaseMode.consent.rawValue) else {
                 throw RequestError.malformed("field \"mode\" must be \"consent\" or \"notify\"")
             }
-            let signed = try await store.world(try context.pathValue("world")).requestPriceIncrease(
+            let signed = try await context.world(try context.pathValue("world"), in: store).requestPriceIncrease(
                 transactionId: try context.pathValue("transactionId"), newPrice: body.newPrice, mode: mode)
             return try JSONResponse.ok(AdminView.RenewalInfoAnswer(signed))
         }
         increase.post("consent") { _, context in
-            let signed = try await store.world(try context.pathValue("world")).consentToPriceIncrease(
+            let signed = try await context.world(try context.pathValue("world"), in: store).consentToPriceIncrease(
                 transactionId: try context.pathValue("transactionId"))
             return try JSONResponse.ok(AdminView.RenewalInfoAnswer(signed))
         }
         increase.post("decline") { _, context in
-            let signed = try await store.world(try context.pathValue("world")).declinePriceIncrease(
+            let signed = try await context.world(try context.pathValue("world"), in: store).declinePriceIncrease(
                 transactionId: try context.pathValue("transactionId"))
             return try JSONResponse.ok(AdminView.RenewalInfoAnswer(signed))
         }

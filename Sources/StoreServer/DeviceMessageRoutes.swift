@@ -11,30 +11,30 @@ struct DeviceMessageRoutes {
     struct MessageList: Encodable { var messages: [StoreMessage] }
     struct ReviewBody: Decodable { var appVersion: String }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<StoreRequestContext>) {
         register(on: router.group("storekit/v1"), scoped: false)
         register(on: router.group("storekit/v1/worlds/:world"), scoped: true)
     }
 
-    private func register(on api: RouterGroup<BasicRequestContext>, scoped: Bool) {
-        @Sendable func world(_ context: BasicRequestContext) throws -> String {
+    private func register(on api: RouterGroup<StoreRequestContext>, scoped: Bool) {
+        @Sendable func world(_ context: StoreRequestContext) throws -> String {
             scoped ? try context.pathValue("world") : AppStore.defaultWorld
         }
         let customer = api.group("apps/:bundleId/customers/:customer")
         customer.get("messages") { _, context in
-            let messages = try await store.world(try world(context)).messages(
+            let messages = try await context.world(try world(context), in: store).messages(
                 bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"))
             return try JSONResponse.ok(MessageList(messages: messages))
         }
         customer.post("messages/:messageId/display") { _, context in
-            let message = try await store.world(try world(context)).displayMessage(
+            let message = try await context.world(try world(context), in: store).displayMessage(
                 try context.pathValue("messageId"), bundleId: try context.pathValue("bundleId"),
                 customer: try context.pathValue("customer"))
             return try JSONResponse.ok(message)
         }
         customer.post("request-review") { request, context in
             let body = try await request.decodeJSON(ReviewBody.self)
-            let decision = try await store.world(try world(context)).requestReview(
+            let decision = try await context.world(try world(context), in: store).requestReview(
                 bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"),
                 appVersion: body.appVersion)
             return try JSONResponse.ok(decision)

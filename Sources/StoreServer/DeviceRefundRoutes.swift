@@ -10,16 +10,16 @@ struct DeviceRefundRoutes {
 
     struct Body: Decodable { var reason: String? }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<StoreRequestContext>) {
         register(on: router.group("storekit/v1"), scoped: false)
         register(on: router.group("storekit/v1/worlds/:world"), scoped: true)
     }
 
-    private func register(on api: RouterGroup<BasicRequestContext>, scoped: Bool) {
+    private func register(on api: RouterGroup<StoreRequestContext>, scoped: Bool) {
         api.post("apps/:bundleId/customers/:customer/transactions/:transactionId/refund-request") { request, context in
             let body = try await request.decodeJSON(Body.self)
-            try await store.world(scoped ? try context.pathValue("world") : AppStore.defaultWorld).checkSimulatedError("Refund Request Sheet")
-            let answer = try await store.world(scoped ? try context.pathValue("world") : AppStore.defaultWorld).requestRefund(
+            try await context.world(scoped ? try context.pathValue("world") : AppStore.defaultWorld, in: store).checkSimulatedError("Refund Request Sheet")
+            let answer = try await context.world(scoped ? try context.pathValue("world") : AppStore.defaultWorld, in: store).requestRefund(
                 transactionId: try context.pathValue("transactionId"), reason: body.reason ?? "OTHER",
                 bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"))
             return try JSONResponse.ok(answer)

@@ -8,12 +8,12 @@ struct DeviceRoutes {
     let store: AppStore
 
     /// The default world at `/storekit/v1`, and every world at `/storekit/v1/worlds/{world}`.
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<StoreRequestContext>) {
         register(on: router.group("storekit/v1"))
         register(on: router.group("storekit/v1/worlds/:world"))
     }
 
-    func register(on api: RouterGroup<BasicRequestContext>) {
+    func register(on api: RouterGroup<StoreRequestContext>) {
         api.get("apps") { _, _ in try listApps() }
         api.get("root-certificate") { _, _ in rootCertificate() }
         api.get("apps/:bundleId/products") { request, context in try await listProducts(request, context) }
@@ -49,11 +49,11 @@ struct DeviceRoutes {
             body: .init(byteBuffer: ByteBuffer(bytes: store.authority.rootDER)))
     }
 
-    func listProducts(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    func listProducts(_ request: Request, _ context: StoreRequestContext) async throws -> Response {
         struct Front: Encodable { var countryCode: String; var id: String; var currency: String; var locale: String }
         struct Body: Encodable { var storefront: Front; var products: [ProductListing] }
         let ids = request.queryValues("id")
-        try await store.world(try context.world()).checkSimulatedError("Load Products")
+        try await context.world(try context.world(), in: store).checkSimulatedError("Load Products")
         let (storefront, products) = try store.products(
             bundleId: try context.pathValue("bundleId"), storefront: request.queryValue("storefront"),
             locale: request.queryValue("locale"), ids: ids.isEmpty ? nil : ids)
@@ -71,21 +71,21 @@ struct DeviceRoutes {
         var deviceVerificationID: String?
     }
 
-    func getCustomer(_ context: BasicRequestContext) async throws -> Response {
+    func getCustomer(_ context: StoreRequestContext) async throws -> Response {
         let name = try context.pathValue("customer")
-        guard let record = try await store.world(try context.world()).customer(name) else {
+        guard let record = try await context.world(try context.world(), in: store).customer(name) else {
             throw StoreError.customerNotFound("no customer named \(name)")
         }
-        let device = try await store.world(try context.world()).deviceVerificationID(customer: name)
+        let device = try await context.world(try context.world(), in: store).deviceVerificationID(customer: name)
         return try JSONResponse.ok(CustomerBody(name: record.name, storefront: record.storefront, locale: record.locale, deviceVerificationID: device))
     }
 
-    func putCustomer(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    func putCustomer(_ request: Request, _ context: StoreRequestContext) async throws -> Response {
 
         let body = try await request.decodeJSON(CustomerBody.self)
-        let record = try await store.world(try context.world()).saveCustomer(
+        let record = try await context.world(try context.world(), in: store).saveCustomer(
             try context.pathValue("customer"), storefront: body.storefront, locale: body.locale)
-        let device = try await store.world(try context.world()).deviceVerificationID(customer: record.name)
+        let device = try await context.world(try context.world(), in: store).deviceVerificationID(customer: record.name)
         return try JSONResponse.ok(CustomerBody(name: record.name, storefront: record.storefront, locale: record.locale, deviceVerificationID: device))
     }
 
@@ -115,7 +115,7 @@ struct DeviceRoutes {
         var introductoryOfferEligibilityJWS: String?
     }
 
-    func purchase(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    func purchase(_ request: Request, _ context: StoreRequestContext) async throws -> Response {
 
         let body = try await request.decodeJSON(PurchaseBody.self)
         let offer = try PurchaseOfferRequest.from(
@@ -129,7 +129,7 @@ struct DeviceRoutes {
         purchase.billingPlanType = body.billingPlanType
         purchase.introductoryOfferEligibilityJWS = body.introductoryOfferEligibilityJWS
         purchase.applicationUsername = body.applicationUsername
-        let outcome = try await store.world(try context.world()).purchase(purchase, offer: offer)
+        let outcome = try await context.world(try context.world(), in: store).purchase(purchase, offer: offer)
         var answer = outcome
         if outcome.simulatesVerificationFailure {
             answer.transaction?.jws = VerificationFault.apply(outcome.transaction?.jws ?? "", true)
@@ -137,18 +137,18 @@ struct DeviceRoutes {
         return PurchaseAnswer.response(answer)
     }
 
-    func transactions(_ context: BasicRequestContext, scope: TransactionScope) async throws -> Response {
+    func transactions(_ context: StoreRequestContext, scope: TransactionScope) async throws -> Response {
         struct Body: Encodable { var signedTransactions: [String] }
-        let list = try await store.world(try context.world()).transactions(
+        let list = try await context.world(try context.world(), in: store).transactions(
             bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), scope: scope)
-        let corrupt = try await store.world(try context.world()).simulatesVerificationFailure()
+        let corrupt = try await context.world(try context.world(), in: store).simulatesVerificationFailure()
         return try JSONResponse.ok(Body(signedTransactions: list.map { VerificationFault.apply($0.jws, corrupt) }))
     }
 
-    func finish(_ context: BasicRequestContext) async throws -> Response {
+    func finish(_ context: StoreRequestContext) async throws -> Response {
         struct Body: Encodable { var transactionId: String; var finished: Bool }
         let id = try context.pathValue("transactionId")
-        try await store.world(try context.world()).finish(
+        try await context.world(try context.world(), in: store).finish(
             bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), transactionId: id)
         return try JSONResponse.ok(Body(transactionId: id, finished: true))
     }
@@ -158,9 +158,9 @@ struct DeviceRoutes {
         var appTransaction: AppTransactionPayload
     }
 
-    func appTransaction(_ context: BasicRequestContext) async throws -> Response {
-        try await store.world(try context.world()).checkSimulatedError("App Transaction")
-        let signed = try await store.world(try context.world()).appTransaction(
+    func appTransaction(_ context: StoreRequestContext) async throws -> Response {
+        try await context.world(try context.world(), in: store).checkSimulatedError("App Transaction")
+        let signed = try await context.world(try context.world(), in: store).appTransaction(
             bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"))
         return try JSONResponse.ok(AppTransactionResponse(signedAppTransaction: signed.jws, appTransaction: signed.payload))
     }
@@ -173,10 +173,10 @@ struct DeviceRoutes {
         var preorderDate: Int64?
     }
 
-    func updateAppTransaction(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    func updateAppTransaction(_ request: Request, _ context: StoreRequestContext) async throws -> Response {
 
         let body = try await request.decodeJSON(AppTransactionBody.self)
-        let signed = try await store.world(try context.world()).updateAppTransaction(
+        let signed = try await context.world(try context.world(), in: store).updateAppTransaction(
             bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"),
             change: AppTransactionChange(
                 originalApplicationVersion: body.originalApplicationVersion,

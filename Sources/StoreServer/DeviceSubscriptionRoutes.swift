@@ -7,23 +7,23 @@ import StoreEngine
 struct DeviceSubscriptionRoutes {
     let store: AppStore
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<StoreRequestContext>) {
         register(on: router.group("storekit/v1"))
         register(on: router.group("storekit/v1/worlds/:world"))
     }
 
-    func register(on api: RouterGroup<BasicRequestContext>) {
+    func register(on api: RouterGroup<StoreRequestContext>) {
         api.get("apps/:bundleId/customers/:customer/subscriptions") { _, context in try await statuses(context) }
         api.post("apps/:bundleId/customers/:customer/sync") { _, context in try await sync(context) }
         api.post("apps/:bundleId/customers/:customer/manage-subscriptions") { _, context in
             _ = try store.app(try context.pathValue("bundleId"))
-            try await store.world(try context.world()).checkSimulatedError("Manage Subscriptions Sheet")
+            try await context.world(try context.world(), in: store).checkSimulatedError("Manage Subscriptions Sheet")
             return try JSONResponse.ok(["shown": true])
         }
     }
 
     /// `Product.SubscriptionInfo.status(for:)`: each group's state with its transaction and renewal info.
-    func statuses(_ context: BasicRequestContext) async throws -> Response {
+    func statuses(_ context: StoreRequestContext) async throws -> Response {
         struct Item: Encodable {
             var subscriptionGroupID: String
             var state: String
@@ -32,10 +32,10 @@ struct DeviceSubscriptionRoutes {
             var signedRenewalInfo: String
         }
         let world = try context.world()
-        try await store.world(world).checkSimulatedError("Subscription Status")
-        let items = try await store.world(world).subscriptionStatuses(
+        try await context.world(world, in: store).checkSimulatedError("Subscription Status")
+        let items = try await context.world(world, in: store).subscriptionStatuses(
             bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"))
-        let corrupt = try await store.world(world).simulatesVerificationFailure()
+        let corrupt = try await context.world(world, in: store).simulatesVerificationFailure()
         return try JSONResponse.ok(["statuses": items.map {
             Item(subscriptionGroupID: $0.groupId, state: Self.renewalState($0.status), status: $0.status.rawValue,
                  signedTransaction: VerificationFault.apply($0.transaction.jws, corrupt),
@@ -44,12 +44,12 @@ struct DeviceSubscriptionRoutes {
     }
 
     /// `AppStore.sync()`: every transaction, as a restore hands them to the app.
-    func sync(_ context: BasicRequestContext) async throws -> Response {
+    func sync(_ context: StoreRequestContext) async throws -> Response {
         let world = try context.world()
-        try await store.world(world).checkSimulatedError("App Store Sync")
-        let list = try await store.world(world).transactions(
+        try await context.world(world, in: store).checkSimulatedError("App Store Sync")
+        let list = try await context.world(world, in: store).transactions(
             bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), scope: .all)
-        let corrupt = try await store.world(world).simulatesVerificationFailure()
+        let corrupt = try await context.world(world, in: store).simulatesVerificationFailure()
         return try JSONResponse.ok(["signedTransactions": list.map { VerificationFault.apply($0.jws, corrupt) }])
     }
 

@@ -7,7 +7,7 @@ import StoreShared
 /// Turns every failure into a JSON answer. Input problems are 4xx with a code; only a genuine
 /// fault of the store (its database failing) is a 5xx, and it is logged once, by the request log.
 struct ErrorMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = StoreRequestContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -22,9 +22,11 @@ struct ErrorMiddleware: RouterMiddleware {
             if error.status == 413 { response.headers[.connection] = "close" }
             return response
         } catch let error as any TemporarilyUnavailable {
-            // The database is away for a moment (docs/storage.md): nothing was written; try again.
+            // The database is away for a moment (docs/storage.md), or the world is served by
+            // another instance (forwarded there by WorldForwardingMiddleware): nothing was written.
             // Logged once, by the request log, with the request's context and this fault.
-            RequestFailure.record(error, logger: context.logger)
+            context.noteElsewhere(error)
+            context.recordFailure(error)
             var response = JSONResponse.error(status: 503, code: "serviceUnavailable", message: "the store's database is unavailable; retry shortly")
             response.headers[.retryAfter] = String(error.retryAfterSeconds)
             return response
@@ -35,7 +37,7 @@ struct ErrorMiddleware: RouterMiddleware {
             let code = status == 404 ? "notFound" : status == 405 ? "methodNotAllowed" : "httpError"
             return JSONResponse.error(status: status, code: code, message: error.body ?? error.status.reasonPhrase)
         } catch {
-            RequestFailure.record(error, logger: context.logger)
+            context.recordFailure(error)
             return JSONResponse.error(status: 500, code: "internalError", message: "the store failed to handle this request")
         }
     }

@@ -9,19 +9,19 @@ struct FamilyRoutes {
     let store: AppStore
     let token: String?
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<StoreRequestContext>) {
         let admin = router.group("admin/v1/worlds/:world/customers/:customer").add(middleware: AdminAccess(token: token))
         admin.get("family") { _, context in
-            try JSONResponse.ok(try await store.world(try context.pathValue("world")).family(of: try context.pathValue("customer")))
+            try JSONResponse.ok(try await context.world(try context.pathValue("world"), in: store).family(of: try context.pathValue("customer")))
         }
         admin.put("family") { request, context in
             struct Body: Decodable { var group: String }
             let body = try await request.decodeJSON(Body.self)
-            return try JSONResponse.ok(try await store.world(try context.pathValue("world")).joinFamily(
+            return try JSONResponse.ok(try await context.world(try context.pathValue("world"), in: store).joinFamily(
                 customer: try context.pathValue("customer"), group: body.group))
         }
         admin.delete("family") { _, context in
-            try JSONResponse.ok(try await store.world(try context.pathValue("world")).leaveFamily(customer: try context.pathValue("customer")))
+            try JSONResponse.ok(try await context.world(try context.pathValue("world"), in: store).leaveFamily(customer: try context.pathValue("customer")))
         }
     }
 }

@@ -118,7 +118,7 @@ extension Request {
     }
 }
 
-extension BasicRequestContext {
+extension StoreRequestContext {
     /// A path parameter, percent-decoded, so customer names may hold spaces and other characters.
     func pathValue(_ name: String) throws -> String {
         guard let raw = parameters.get(name) else { throw RequestError.malformed("missing path parameter \(name)") }

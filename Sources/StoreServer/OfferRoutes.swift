@@ -9,7 +9,7 @@ struct OfferRoutes {
     let store: AppStore
     let token: String?
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<StoreRequestContext>) {
         let admin = router.group("admin/v1/worlds/:world/apps/:bundleId").add(middleware: AdminAccess(token: token))
         admin.post("offer-codes") { request, context in try await createCodes(request, context) }
         admin.get("offer-codes") { _, context in try await listCodes(context) }
@@ -20,24 +20,24 @@ struct OfferRoutes {
 
     struct CodeList: Encodable { var codes: [OfferCodeInfo] }
 
-    func createCodes(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    func createCodes(_ request: Request, _ context: StoreRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(OfferCodeBatchRequest.self)
-        let codes = try await store.world(try context.pathValue("world")).createOfferCodes(
+        let codes = try await context.world(try context.pathValue("world"), in: store).createOfferCodes(
             body, bundleId: try context.pathValue("bundleId"))
         return try JSONResponse.ok(CodeList(codes: codes), status: .created)
     }
 
-    func listCodes(_ context: BasicRequestContext) async throws -> Response {
-        try JSONResponse.ok(CodeList(codes: try await store.world(try context.pathValue("world")).offerCodes(
+    func listCodes(_ context: StoreRequestContext) async throws -> Response {
+        try JSONResponse.ok(CodeList(codes: try await context.world(try context.pathValue("world"), in: store).offerCodes(
             bundleId: try context.pathValue("bundleId"))))
     }
 
     struct RedeemBody: Decodable { var code: String }
 
     /// The answer of a purchase (`PurchaseAnswer`).
-    func redeem(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    func redeem(_ request: Request, _ context: StoreRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(RedeemBody.self)
-        let outcome = try await store.world(try context.world()).redeemOfferCode(
+        let outcome = try await context.world(try context.world(), in: store).redeemOfferCode(
             body.code, bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"))
         return PurchaseAnswer.response(outcome)
     }

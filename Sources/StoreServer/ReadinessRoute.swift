@@ -7,7 +7,7 @@ import StoreEngine
 struct ReadinessRoute {
     let store: AppStore
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<StoreRequestContext>) {
         router.get("readyz") { _, _ in
             let readiness = await store.readiness()
             struct Body: Encodable {

@@ -7,7 +7,7 @@ import StoreViews
 struct StartPage {
     let store: AppStore
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<StoreRequestContext>) {
         router.get("/") { request, _ in response(StorePageQuery(query: request.uri.query)) }
     }
 

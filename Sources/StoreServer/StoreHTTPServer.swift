@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import Logging
 import ServiceLifecycle
 import StoreEngine
@@ -24,6 +25,9 @@ public struct StoreHTTPServer: Sendable {
     /// The App Store Server API's limit, in requests per minute per key (`openstore serve
     /// --rate-limit`); beyond it the answer is `429 / 4290000`. Nil: no limit. Each server has its own.
     public var serverAPIRateLimit: Int?
+    /// Tests only: every request is served as if it came from this address (the connection is on
+    /// loopback), to see what outside peers get from the admin API and `/manage`.
+    var peerOverride: SocketAddress?
     /// Background services that run beside the HTTP server in its service group (notification
     /// delivery, the performance-test runner). On SIGTERM or SIGINT the server stops taking
     /// requests first, then these shut down gracefully, last added first.
@@ -38,8 +42,9 @@ public struct StoreHTTPServer: Sendable {
         self.storePages = storePages
     }
 
-    public func makeRouter() -> Router<BasicRequestContext> {
-        let router = Router()
+    public func makeRouter() -> Router<StoreRequestContext> {
+        let router = Router(context: StoreRequestContext.self)
+        if let peerOverride { router.add(middleware: PeerOverrideMiddleware(peer: peerOverride)) }
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: HTTPMetricsMiddleware(metrics: metrics))
         if let instance = store.instance {
@@ -74,7 +79,7 @@ public struct StoreHTTPServer: Sendable {
         if !usesLoggerLevel { quiet.logLevel = .warning }
         quiet.handler = ShutdownNoiseFilter.wrapping(quiet.handler)
         var app = Application(
-            router: PeerRecordingRouter(makeRouter()),
+            router: makeRouter(),
             configuration: .init(address: .hostname(host, port: port), serverName: "OpenStoreKit"),
             onServerRunning: { channel in await onReady(channel.localAddress?.port ?? 0) },
             logger: quiet)

@@ -19,7 +19,7 @@ struct TransactionUpdateRoutes {
     /// and a client can tell a dead connection from a quiet one.
     var heartbeatSeconds: Double = 15
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<StoreRequestContext>) {
         for api in [router.group("storekit/v1"), router.group("storekit/v1/worlds/:world")] {
             api.get("apps/:bundleId/customers/:customer/updates") { request, context in try await updates(request, context) }
         }
@@ -31,7 +31,7 @@ struct TransactionUpdateRoutes {
         case heartbeat
     }
 
-    func updates(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    func updates(_ request: Request, _ context: StoreRequestContext) async throws -> Response {
         let world = try context.world()
         let resume = try Self.resumePosition(request)
         if let seconds = request.queryValue("heartbeat") {
@@ -43,8 +43,8 @@ struct TransactionUpdateRoutes {
         return try await stream(request, context, world: world, resume: resume, heartbeat: heartbeatSeconds)
     }
 
-    private func stream(_ request: Request, _ context: BasicRequestContext, world: String, resume: Int64?, heartbeat: Double) async throws -> Response {
-        let feed = try await store.world(world).transactionUpdates(
+    private func stream(_ request: Request, _ context: StoreRequestContext, world: String, resume: Int64?, heartbeat: Double) async throws -> Response {
+        let feed = try await context.world(world, in: store).transactionUpdates(
             bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"), after: resume)
         let store = self.store
         let headers: HTTPFields = [

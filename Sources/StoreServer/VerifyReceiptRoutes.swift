@@ -13,7 +13,7 @@ struct VerifyReceiptRoutes {
     /// App receipts of real apps stay well under this; a bigger body is malformed (21002).
     static let maxBody = 4 * 1024 * 1024
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<StoreRequestContext>) {
         for (path, sandbox) in [("verifyReceipt", false), ("sandbox/verifyReceipt", true)] {
             router.post(RouterPath(path)) { request, _ in
                 let (buffer, received) = try await request.boundedBody(limit: Self.maxBody)
@@ -28,7 +28,7 @@ struct VerifyReceiptRoutes {
         }
         for api in [router.group("storekit/v1"), router.group("storekit/v1/worlds/:world")] {
             api.get("apps/:bundleId/customers/:customer/receipt") { _, context in
-                let receipt = try await store.world(try context.world()).appReceipt(
+                let receipt = try await context.world(try context.world(), in: store).appReceipt(
                     bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"))
                 return try JSONResponse.ok(["receiptData": receipt])
             }

@@ -9,14 +9,15 @@ import StoreEngine
 /// Many instances on one PostgreSQL (docs/deploy.md): a request for a world another instance
 /// owns is forwarded to that owner, so any instance behind any load balancer answers any request.
 ///
-/// The engine tells which world a request wanted and where it lives (`WorldElsewhere`, recorded
-/// in a task-local `WorldMisses` whatever the handler made of the error); this middleware replays
+/// The engine tells which world a request wanted and where it lives (`WorldElsewhere`, noted in
+/// the request context's `WorldMisses` by the world handle or the error middleware, whatever the
+/// handler made of the error); this middleware replays
 /// the request, body and headers, to the owner's advertised address and streams its answer back
 /// (`Transaction.updates` too). Nothing of the request was done here. A request that was already
 /// forwarded once is not forwarded again (the owners changed meanwhile): it gets the handler's
 /// 503 with `Retry-After`.
 struct WorldForwardingMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = StoreRequestContext
     let store: AppStore
     let instanceId: String
 
@@ -45,9 +46,8 @@ struct WorldForwardingMiddleware: RouterMiddleware {
         var request = request
         let body = try await request.body.collect(upTo: Self.maxBody)
         request.body = RequestBody(buffer: body)
-        let misses = WorldMisses()
-        let response = try await WorldMisses.$current.withValue(misses) { try await next(request, context) }
-        guard let miss = misses.first else { return response }
+        let response = try await next(request, context)
+        guard let miss = context.facts.misses.first else { return response }
         let forwarded = request.headers[HTTPField.Name(Self.forwardedHeader)!] != nil
         switch try? await store.placement(of: miss.world) {
         case .here?:

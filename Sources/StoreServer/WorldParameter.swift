@@ -1,7 +1,7 @@
 import Hummingbird
 import StoreEngine
 
-extension BasicRequestContext {
+extension StoreRequestContext {
     /// The world a device route acts in: `{world}` under `/storekit/v1/worlds/{world}/…`, and the
     /// `default` world under plain `/storekit/v1/…`, so one set of handlers serves both.
     func world() throws -> String {

@@ -31,7 +31,7 @@ import Testing
 
     @Test func aCancelledRequestIs499AtInfoAndAFaultIsStill500AtError() async throws {
         let lines = Lines()
-        let router = Router()
+        let router = Router(context: StoreRequestContext.self)
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.get("cancelled") { _, _ -> Response in throw CancellationError() }

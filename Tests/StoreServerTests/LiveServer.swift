@@ -33,14 +33,10 @@ final class LiveServer: Sendable {
         let store = try await AppStore.open(database: database, apps: apps)
         var configured = StoreHTTPServer(store: store, host: host, port: 0, adminToken: adminToken, storePages: storePages)
         configured.serverAPIRateLimit = serverAPIRateLimit
+        configured.peerOverride = peer
         let server = configured
         let running = try await LoopbackServer.start { listening in
-            guard let peer else { return { try await server.run { port in listening(port) } } }
-            let app = Application(
-                router: PeerRecordingRouter(server.makeRouter(), peer: { _ in peer }),
-                configuration: .init(address: .hostname(host, port: 0), serverName: "OpenStoreKit"),
-                onServerRunning: { channel in listening(channel.localAddress?.port ?? 0) })
-            return { try await app.runService() }
+            { try await server.run { port in listening(port) } }
         }
         return LiveServer(base: "http://127.0.0.1:\(running.port)", store: store, server: running)
     }

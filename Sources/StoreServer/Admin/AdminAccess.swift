@@ -6,7 +6,7 @@ import Hummingbird
 /// unless it is started with a token". With a token, every admin request must carry
 /// `Authorization: Bearer <token>` wherever it comes from; without one, only loopback peers get in.
 struct AdminAccess: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = StoreRequestContext
 
     let token: String?
 
@@ -19,7 +19,7 @@ struct AdminAccess: RouterMiddleware {
                 response.headers[.wwwAuthenticate] = "Bearer realm=\"openstore-admin\""
                 return response
             }
-        } else if !PeerAddress.isLoopback(PeerAddress.current) {
+        } else if !PeerAddress.isLoopback(context.peer) {
             return JSONResponse.error(
                 status: 403, code: "forbidden",
                 message: "the admin API answers on loopback only; start the store with --admin-token to reach it from elsewhere")

@@ -14,9 +14,9 @@ struct AdminConsentRoutes {
         var appTransaction: AppTransactionPayload
     }
 
-    func register(on admin: RouterGroup<BasicRequestContext>) {
+    func register(on admin: RouterGroup<StoreRequestContext>) {
         admin.post("worlds/:world/apps/:bundleId/customers/:customer/rescind-consent") { _, context in
-            let signed = try await store.world(try context.pathValue("world")).rescindConsent(
+            let signed = try await context.world(try context.pathValue("world"), in: store).rescindConsent(
                 bundleId: try context.pathValue("bundleId"), customer: try context.pathValue("customer"))
             return try JSONResponse.ok(Answer(signedAppTransactionInfo: signed.jws, appTransaction: signed.payload))
         }

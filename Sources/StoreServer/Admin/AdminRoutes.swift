@@ -9,7 +9,7 @@ struct AdminRoutes {
     let store: AppStore
     let token: String?
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<StoreRequestContext>) {
         let admin = router.group("admin/v1").add(middleware: AdminAccess(token: token))
         admin.get("worlds") { _, _ in
             try JSONResponse.ok(AdminView.WorldList(worlds: await store.listWorlds().map(AdminView.World.init)))
@@ -55,15 +55,15 @@ struct AdminRoutes {
         return try JSONResponse.ok(AdminView.World(try await store.createWorld(body.id, rate: rate)), status: .created)
     }
 
-    func advance(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    func advance(_ request: Request, _ context: StoreRequestContext) async throws -> Response {
         let world = try context.pathValue("world")
         let jump = try AdminBody.duration(try await request.decodeJSON(AdminBody.Advance.self).duration)
-        let before = try await store.world(world).nowMs()
+        let before = try await context.world(world, in: store).nowMs()
         let info = try await store.advanceTime(world, by: jump)
         return try JSONResponse.ok(AdminView.Time(info, advancedMs: jump.milliseconds(from: before)))
     }
 
-    func updateSettings(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    func updateSettings(_ request: Request, _ context: StoreRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(AdminBody.Settings.self)
         guard body.unknown.isEmpty else {
             throw RequestError.malformed(
@@ -72,19 +72,19 @@ struct AdminRoutes {
         if let limit = body.switches.renewalLimit, limit < 0 {
             throw RequestError.malformed("field \"renewalLimit\" must be 0 (no limit) or more")
         }
-        return try JSONResponse.ok(AdminView.World(try await store.world(try context.pathValue("world")).setSwitches(body.switches)))
+        return try JSONResponse.ok(AdminView.World(try await context.world(try context.pathValue("world"), in: store).setSwitches(body.switches)))
     }
 
-    func simulatedErrors(_ context: BasicRequestContext) async throws -> Response {
+    func simulatedErrors(_ context: StoreRequestContext) async throws -> Response {
         let info = try await store.worldInfo(try context.pathValue("world"))
         return try JSONResponse.ok(AdminView.SimulatedErrors(simulatedErrors: AppStore.failableAPIs.map {
             AdminView.SimulatedError(api: $0, slug: AdminBody.slug($0), error: info.settings.simulatedErrors[$0])
         }))
     }
 
-    func setSimulatedError(_ context: BasicRequestContext, error: String?) async throws -> Response {
+    func setSimulatedError(_ context: StoreRequestContext, error: String?) async throws -> Response {
         let api = try AdminBody.failableAPI(try context.pathValue("api"))
-        let info = try await store.world(try context.pathValue("world")).setSimulatedError(api: api, error: error)
+        let info = try await context.world(try context.pathValue("world"), in: store).setSimulatedError(api: api, error: error)
         return try JSONResponse.ok(AdminView.SimulatedError(api: api, slug: AdminBody.slug(api), error: info.settings.simulatedErrors[api]))
     }
 }

@@ -23,38 +23,38 @@ struct NotificationAdminRoutes {
         var transaction: TransactionPayload
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<StoreRequestContext>) {
         let world = router.group("admin/v1/worlds/:world").add(middleware: AdminAccess(token: token))
         world.put("apps/:bundleId/notification-url") { request, context in
             let body = try await request.decodeJSON(URLBody.self)
-            return try JSONResponse.ok(try await store.world(try context.pathValue("world")).setNotificationURL(
+            return try JSONResponse.ok(try await context.world(try context.pathValue("world"), in: store).setNotificationURL(
                 body.url, bundleId: try context.pathValue("bundleId"), environment: body.environment))
         }
         world.get("apps/:bundleId/notification-url") { _, context in
-            try JSONResponse.ok(try await store.world(try context.pathValue("world")).notificationURLs(bundleId: try context.pathValue("bundleId")))
+            try JSONResponse.ok(try await context.world(try context.pathValue("world"), in: store).notificationURLs(bundleId: try context.pathValue("bundleId")))
         }
         world.get("notifications") { request, context in
             let query = request.uri.queryParameters
-            let list = try await store.world(try context.pathValue("world")).notifications(bundleId: query["bundleId"].map(String.init),
+            let list = try await context.world(try context.pathValue("world"), in: store).notifications(bundleId: query["bundleId"].map(String.init),
                 afterSeq: query["after"].flatMap { Int64(String($0)) } ?? 0,
                 limit: query["limit"].flatMap { Int(String($0)) } ?? 1000)
             return try JSONResponse.ok(NotificationList(notifications: list))
         }
         world.post("transactions/:transactionId/refund-request") { request, context in
             let body = try await request.decodeJSON(RefundRequestBody.self)
-            return try JSONResponse.ok(try await store.world(try context.pathValue("world")).requestRefund(
+            return try JSONResponse.ok(try await context.world(try context.pathValue("world"), in: store).requestRefund(
                 transactionId: try context.pathValue("transactionId"), reason: body.reason ?? "OTHER"))
         }
         world.get("refund-requests") { _, context in
-            try JSONResponse.ok(RefundRequestList(refundRequests: try await store.world(try context.pathValue("world")).refundRequests()))
+            try JSONResponse.ok(RefundRequestList(refundRequests: try await context.world(try context.pathValue("world"), in: store).refundRequests()))
         }
         world.post("refund-requests/:requestId/decide") { request, context in
             let body = try await request.decodeJSON(DecideBody.self)
-            return try JSONResponse.ok(try await store.world(try context.pathValue("world")).decideRefund(
+            return try JSONResponse.ok(try await context.world(try context.pathValue("world"), in: store).decideRefund(
                 requestId: try context.pathValue("requestId"), grant: body.grant))
         }
         world.post("transactions/:transactionId/reverse-refund") { _, context in
-            let signed = try await store.world(try context.pathValue("world")).reverseRefund(transactionId: try context.pathValue("transactionId"))
+            let signed = try await context.world(try context.pathValue("world"), in: store).reverseRefund(transactionId: try context.pathValue("transactionId"))
             return try JSONResponse.ok(SignedTransactionAnswer(signedTransaction: signed.jws, transaction: signed.payload))
         }
     }

@@ -7,7 +7,7 @@ import Hummingbird
 /// `/manage/login`, which sets an `HttpOnly`, `SameSite=Strict` cookie scoped to `/manage`
 /// (a browser cannot send an `Authorization` header from a link or a form).
 struct ManageAccess: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = StoreRequestContext
     static let cookieName = "openstore_admin"
 
     let token: String?
@@ -25,7 +25,7 @@ struct ManageAccess: RouterMiddleware {
                     html.element("a", [("href", "/manage/login")], text: "Sign in")
                 }
             }
-        } else if !PeerAddress.isLoopback(PeerAddress.current) {
+        } else if !PeerAddress.isLoopback(context.peer) {
             return ManageDocument.page("Forbidden", query, section: nil, status: .forbidden) { html in
                 html.element("h1", text: "Forbidden")
                 html.element("p", text: "The Transaction Manager answers on loopback only. Start the store with --admin-token to use it from other machines.")

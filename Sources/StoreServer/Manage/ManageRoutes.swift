@@ -14,7 +14,7 @@ struct ManageRoutes {
     let token: String?
     let jobs = AdvanceJobs()
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<StoreRequestContext>) {
         router.get("manage/login") { request, _ in login(request) }
         router.post("manage/login") { request, _ in try await signIn(request) }
         router.post("manage/logout") { request, _ in
@@ -89,7 +89,7 @@ struct ManageRoutes {
     }
 
     /// Runs a handler and answers every failure as a readable page.
-    func html(_ request: Request, _ context: BasicRequestContext, _ handler: (ManageQuery) async throws -> Response) async -> Response {
+    func html(_ request: Request, _ context: StoreRequestContext, _ handler: (ManageQuery) async throws -> Response) async -> Response {
         let query = ManageQuery(query: request.uri.query)
         func failure(_ status: Int, _ message: String) -> Response {
             var plain = query
@@ -112,6 +112,7 @@ struct ManageRoutes {
         } catch let error as OfferError {
             return failure(400, error.message)
         } catch {
+            context.noteElsewhere(error)
             context.logger.error("dashboard page failed: \(error)")
             return failure(500, "The store failed to show this page.")
         }

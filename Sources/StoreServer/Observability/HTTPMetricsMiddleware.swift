@@ -2,7 +2,7 @@ import Hummingbird
 
 /// Counts every answered request and its latency by route template, method and status.
 struct HTTPMetricsMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = StoreRequestContext
     let metrics: StoreMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

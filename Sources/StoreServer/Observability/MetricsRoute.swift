@@ -7,7 +7,7 @@ struct MetricsRoute {
     let store: AppStore
     let metrics: StoreMetrics
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<StoreRequestContext>) {
         router.get("metrics") { _, _ in
             let text = try await metrics.render(store: store)
             return Response(

@@ -9,7 +9,7 @@ import StoreEngine
 /// or at `error` with its fault for a 5xx. Never logs headers, bodies or query strings, so
 /// tokens, keys and shared secrets cannot reach the log.
 struct RequestLogMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = StoreRequestContext
     static let header = HTTPFields.Element.Name("X-Request-ID")!
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -18,10 +18,10 @@ struct RequestLogMiddleware: RouterMiddleware {
         var context = context
         context.logger[metadataKey: "request_id"] = .string(id)
         context.logger[metadataKey: "hb.request.id"] = nil
-        let failure = RequestFailure()
+        let failure = context.facts.failure
         var response: Response
         do {
-            response = try await RequestFailure.$current.withValue(failure) { try await next(request, context) }
+            response = try await next(request, context)
         } catch is CancellationError {
             // The client went away before an answer (ErrorMiddleware.clientClosedRequest).
             log(request, context: context, status: 499, start: start, failure: nil)

@@ -43,7 +43,7 @@ enum AppleJSON {
 /// Turns every failure under `/inApps` into Apple's answer. Only a genuine fault of the store
 /// (its database failing) is a 500 (`GENERAL_INTERNAL`), and it is logged.
 struct ServerAPIErrorMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = StoreRequestContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -64,7 +64,9 @@ struct ServerAPIErrorMiddleware: RouterMiddleware {
         } catch let error as any TemporarilyUnavailable {
             // The store's database is away for a moment: Apple's "unknown error, try again"
             // (GeneralInternalRetryableError), as 503 with Retry-After like the store's other routes.
-            RequestFailure.record(error, logger: context.logger)
+            // A world served by another instance is forwarded there by WorldForwardingMiddleware.
+            context.noteElsewhere(error)
+            context.recordFailure(error)
             var response = AppleJSON.error(ServerAPIError(code: 5_000_001, message: "An unknown error occurred. Please try again."))
             response.status = .serviceUnavailable
             response.headers[.retryAfter] = String(error.retryAfterSeconds)
@@ -78,7 +80,7 @@ struct ServerAPIErrorMiddleware: RouterMiddleware {
         } catch is CancellationError {
             return ErrorMiddleware.clientClosedRequest
         } catch {
-            RequestFailure.record(error, logger: context.logger)
+            context.recordFailure(error)
             return AppleJSON.error(.generalInternal)
         }
     }

@@ -9,7 +9,7 @@ struct ServerAPINotificationRoutes {
     let store: AppStore
     let gateway: ServerAPIGateway
 
-    func register(on api: RouterGroup<BasicRequestContext>) {
+    func register(on api: RouterGroup<StoreRequestContext>) {
         api.post("v1/notifications/test") { request, _ in
             let caller = try await gateway.authenticate(request)
             return try AppleJSON.ok(try await store.requestTestNotification(caller: caller))

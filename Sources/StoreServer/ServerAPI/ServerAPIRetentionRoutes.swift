@@ -13,7 +13,7 @@ struct ServerAPIRetentionRoutes {
     /// Largest image upload read (Apple publishes no limit we could find).
     static let maxImageBytes = 5 * 1024 * 1024
 
-    func register(on api: RouterGroup<BasicRequestContext>) {
+    func register(on api: RouterGroup<StoreRequestContext>) {
         let messaging = api.group("v1/messaging")
         messaging.get("image/list") { request, _ in
             try AppleJSON.ok(try await store.retentionImages(caller: try await caller(request)))
@@ -95,7 +95,7 @@ struct ServerAPIRetentionRoutes {
     }
 }
 
-extension BasicRequestContext {
+extension StoreRequestContext {
     /// A path segment, percent-decoded.
     fileprivate func path(_ name: String) throws -> String {
         let raw = parameters.get(name) ?? ""

@@ -18,7 +18,7 @@ struct ServerAPIRoutes {
         self.gateway = ServerAPIGateway(store: store, rateLimitPerMinute: rateLimitPerMinute.flatMap { $0 > 0 ? $0 : nil })
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<StoreRequestContext>) {
         let api = router.group("inApps").add(middleware: ServerAPIErrorMiddleware())
         ServerAPINotificationRoutes(store: store, gateway: gateway).register(on: api)
         ServerAPISubscriptionRoutes(store: store, gateway: gateway).register(on: api)
@@ -89,7 +89,7 @@ struct ServerAPIRoutes {
     }
 }
 
-extension BasicRequestContext {
+extension StoreRequestContext {
     /// A path segment, percent-decoded; an absent one reads as empty (and then fails validation).
     fileprivate func transactionPath(_ name: String = "transactionId") throws -> String {
         let raw = parameters.get(name) ?? ""

@@ -7,7 +7,7 @@ struct ServerAPISubscriptionRoutes {
     let store: AppStore
     let gateway: ServerAPIGateway
 
-    func register(on api: RouterGroup<BasicRequestContext>) {
+    func register(on api: RouterGroup<StoreRequestContext>) {
         api.get("v1/subscriptions/:transactionId") { request, context in
             let caller = try await gateway.authenticate(request)
             let statuses = request.uri.queryParameters[values: "status"].map(String.init)
@@ -36,7 +36,7 @@ struct ServerAPISubscriptionRoutes {
     }
 }
 
-extension BasicRequestContext {
+extension StoreRequestContext {
     fileprivate func decodedParameter(_ name: String) throws -> String {
         let raw = parameters.get(name) ?? ""
         return raw.removingPercentEncoding ?? raw

@@ -14,6 +14,9 @@ struct StorePageActions {
     let bundleId: String
     let customer: String
     let world: String
+    /// The request's record of worlds served elsewhere: an action's errors become notices, so
+    /// the world handle notes the miss for the forwarding middleware first.
+    let misses: WorldMisses
     let logger: Logger
 
     /// What an action came to: the notice the page shows next, the `X-OpenStore-Result` value,
@@ -64,10 +67,10 @@ struct StorePageActions {
             // The win-back offer the button showed is asked for, as `.winBackOffer(_:)` would; the
             // engine checks eligibility again. An intro offer the engine applies by itself.
             let winBack = intent.offer.flatMap { $0.type == .winBack ? $0.id : nil }
-            let outcome = try await store.world(world).purchase(
+            let outcome = try await store.world(world, reportingTo: misses).purchase(
                 PurchaseRequest(bundleId: bundleId, productId: product.id, customer: customer),
                 offer: winBack.map { .winBack(offerId: $0) })
-            let verified = !(try await store.world(world).simulatesVerificationFailure())
+            let verified = !(try await store.world(world, reportingTo: misses).simulatesVerificationFailure())
             if outcome.status == .purchased, let signed = outcome.transaction {
                 result = .success(.success(StoreSnapshotLoader.transaction(signed, verified)))
                 if signed.payload.productId != product.id { deferredProductId = signed.payload.productId }
@@ -109,8 +112,8 @@ struct StorePageActions {
     /// `AppStore.sync()`: every transaction of the customer, or the simulated "App Store Sync" error.
     func restore() async -> Outcome {
         do {
-            try await store.world(world).checkSimulatedError("App Store Sync")
-            let all = try await store.world(world).transactions(bundleId: bundleId, customer: customer, scope: .all)
+            try await store.world(world, reportingTo: misses).checkSimulatedError("App Store Sync")
+            let all = try await store.world(world, reportingTo: misses).transactions(bundleId: bundleId, customer: customer, scope: .all)
             return Outcome(notice: .init("Purchases restored (\(all.count) transaction\(all.count == 1 ? "" : "s"))"), result: "restored")
         } catch {
             return Outcome(notice: .init("Restore failed: \(message(error))", isError: true), result: "failed")
@@ -122,8 +125,8 @@ struct StorePageActions {
         let code = code.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !code.isEmpty else { return Outcome(notice: .init("Enter an offer code.", isError: true), result: "failed") }
         do {
-            try await store.world(world).checkSimulatedError("Offer Code Redeem Sheet")
-            let outcome = try await store.world(world).redeemOfferCode(code, bundleId: bundleId, customer: customer)
+            try await store.world(world, reportingTo: misses).checkSimulatedError("Offer Code Redeem Sheet")
+            let outcome = try await store.world(world, reportingTo: misses).redeemOfferCode(code, bundleId: bundleId, customer: customer)
             let name = outcome.transaction.flatMap { products.product($0.payload.productId)?.displayName }
             return Outcome(notice: .init("Offer code redeemed" + (name.map { ": \(Bidi.isolate($0))" } ?? ".")), result: "redeemed")
         } catch {

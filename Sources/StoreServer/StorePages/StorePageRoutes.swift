@@ -20,7 +20,7 @@ struct StorePageRoutes {
         self.pages = pages.filter { (try? store.app($0.bundleId)) != nil }
     }
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<StoreRequestContext>) {
         router.get("store") { request, context in await html(request, context) { try await index($0) } }
         router.get("store/:pageId") { request, context in await html(request, context) { try await show(context, $0) } }
         router.post("store/:pageId/actions") { request, context in await html(request, context) { try await act(request, context, $0) } }
@@ -38,17 +38,17 @@ struct StorePageRoutes {
             query: query, header: AnyView(CustomerPickerView(formURL: "/store", query: query, knownCustomers: known)))
     }
 
-    func show(_ context: BasicRequestContext, _ query: StorePageQuery) async throws -> Response {
+    func show(_ context: StoreRequestContext, _ query: StorePageQuery) async throws -> Response {
         let page = try page(context)
         let snapshot = try await snapshot(page, query)
         let picker = CustomerPickerView(formURL: "/store/\(FormEncoding.escape(page.id))", query: query,
-                                        knownCustomers: try await store.world(query.world).knownCustomers())
+                                        knownCustomers: try await context.world(query.world, in: store).knownCustomers())
         return HTMLResponse.page(render(page, snapshot, query, header: AnyView(picker)).html)
     }
 
     /// A pressed button: the page renders again with fresh data so the button finds its action,
     /// as a SwiftUI button finds its closure; the outcome travels to the page in the redirect.
-    func act(_ request: Request, _ context: BasicRequestContext, _ query: StorePageQuery) async throws -> Response {
+    func act(_ request: Request, _ context: StoreRequestContext, _ query: StorePageQuery) async throws -> Response {
         guard SameOriginGuard.allows(request) else {
             return HTMLResponse.error(.forbidden, "This form was posted from another site. Store pages accept forms from their own pages only.", query: query)
         }
@@ -62,14 +62,14 @@ struct StorePageRoutes {
             throw RequestError.malformed("This page has \(what); it may have changed since it was shown. Reload it and try again.")
         }
         let outcome = await StorePageActions(store: store, bundleId: page.bundleId, customer: query.customer, world: query.world,
-                                             logger: context.logger).perform(action, session: session)
+                                             misses: context.facts.misses, logger: context.logger).perform(action, session: session)
         let target = outcome.dismissed ? query.indexURL(notice: outcome.notice, result: outcome.result)
             : query.pageURL(page.id, notice: outcome.notice, result: outcome.result)
         return HTMLResponse.seeOther(target, result: outcome.result)
     }
 
     /// The catalog's custom EULA, or Apple's standard one.
-    func terms(_ context: BasicRequestContext, _ query: StorePageQuery) async throws -> Response {
+    func terms(_ context: StoreRequestContext, _ query: StorePageQuery) async throws -> Response {
         let page = try page(context)
         guard let eula = try store.app(page.bundleId).catalog.appPolicies?.customEULA else {
             return HTMLResponse.seeOther(AppPolicies.standardEULA)
@@ -78,10 +78,10 @@ struct StorePageRoutes {
     }
 
     /// The privacy policy for the customer's locale: its link, or its text when it has no link.
-    func privacy(_ context: BasicRequestContext, _ query: StorePageQuery) async throws -> Response {
+    func privacy(_ context: StoreRequestContext, _ query: StorePageQuery) async throws -> Response {
         let page = try page(context)
         let catalog = try store.app(page.bundleId).catalog
-        let locale = try await store.world(query.world).customer(query.customer)?.locale ?? catalog.settings.locale
+        let locale = try await context.world(query.world, in: store).customer(query.customer)?.locale ?? catalog.settings.locale
         guard let policy = catalog.appPolicies?.privacyPolicy(for: locale) else {
             throw RequestError(status: 404, code: "notFound", message: "\(page.title) has no privacy policy in its catalog.")
         }
@@ -93,7 +93,7 @@ struct StorePageRoutes {
 
     // MARK: Helpers
 
-    func page(_ context: BasicRequestContext) throws -> StorePage {
+    func page(_ context: StoreRequestContext) throws -> StorePage {
         let id = try context.pathValue("pageId")
         guard let page = pages.first(where: { $0.id == id }) else {
             throw RequestError(status: 404, code: "notFound", message: "There is no store page \"\(id)\".")
@@ -118,7 +118,7 @@ struct StorePageRoutes {
     }
 
     /// Runs a handler and answers every failure as a readable page, never as JSON or a bare 500.
-    func html(_ request: Request, _ context: BasicRequestContext, _ handler: (StorePageQuery) async throws -> Response) async -> Response {
+    func html(_ request: Request, _ context: StoreRequestContext, _ handler: (StorePageQuery) async throws -> Response) async -> Response {
         let query = StorePageQuery(query: request.uri.query)
         do {
             var response = try await handler(query)
@@ -131,7 +131,8 @@ struct StorePageRoutes {
             if error.status == 413 { response.headers[.connection] = "close" }
             return response
         } catch {
-            RequestFailure.record(error, logger: context.logger)
+            context.noteElsewhere(error)
+            context.recordFailure(error)
             return HTMLResponse.error(.internalServerError, "The store failed to show this page.", query: query)
         }
     }
