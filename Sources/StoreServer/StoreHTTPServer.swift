@@ -9,8 +9,11 @@ import StoreViews
 /// The store's HTTP front: device API, OpenAPI document and health check. It only translates
 /// HTTP to `AppStore` calls and back.
 public struct StoreHTTPServer: Sendable {
+    /// The store every route serves.
     public let store: AppStore
+    /// The address to listen on; loopback by default (secure by default: `--host` widens it).
     public var host: String
+    /// The port; 0 picks a free one (`onReady` gets it).
     public var port: Int
     /// With a token the admin API (`/admin/v1`) requires `Authorization: Bearer <token>` from
     /// anywhere; without one it answers loopback peers only.
@@ -33,6 +36,7 @@ public struct StoreHTTPServer: Sendable {
     /// requests first, then these shut down gracefully, last added first.
     public var services: [any Service] = []
 
+    /// A server for `store`; nothing listens until `run`.
     public init(store: AppStore, host: String = "127.0.0.1", port: Int = 8080, adminToken: String? = nil,
                 storePages: [StorePage] = DemoStorePages.all) {
         self.store = store
@@ -42,6 +46,7 @@ public struct StoreHTTPServer: Sendable {
         self.storePages = storePages
     }
 
+    /// Every route of the store with its middlewares, for `run` and for in-process router tests.
     public func makeRouter() -> Router<StoreRequestContext> {
         let router = Router(context: StoreRequestContext.self)
         if let peerOverride { router.add(middleware: PeerOverrideMiddleware(peer: peerOverride)) }

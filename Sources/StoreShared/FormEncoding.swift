@@ -57,6 +57,7 @@ public enum FormEncoding {
         }
     }
 
+    /// A value escaped for a query or a form (RFC 3986 unreserved characters only).
     public static func escape(_ value: String) -> String { PercentEncoding.unreserved(value) }
 
     /// `a=1&b=x%20y`, skipping nil values.

@@ -5,6 +5,7 @@ import StoreEngine
 /// reading the request and writing the response (engine reads, signing the page's transactions,
 /// HTML). For the benchmark (`openstore-bench --only manage`), which also times the two halves.
 public enum ManageRendering {
+    /// A customer's Transaction Manager page as HTML (the benchmark times it).
     public static func customerPage(store: AppStore, customer: String, bundleId: String, world: String) async throws -> String {
         try await customerPageData(store: store, customer: customer, bundleId: bundleId, world: world).html()
     }
@@ -22,6 +23,7 @@ public enum ManageRendering {
         let query: ManageQuery
         let apps: [(String, String)]
 
+        /// The page as HTML.
         public func html() -> String { ManagePages.customerHTML(data, query: query, apps: apps) }
     }
 }

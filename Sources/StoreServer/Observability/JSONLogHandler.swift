@@ -6,8 +6,11 @@ import Synchronization
 /// `{"time":"…Z","level":"info","label":"openstore","message":"…", …metadata}`, which log stacks
 /// (Loki, Elasticsearch, CloudWatch) read without a parser of their own.
 public struct JSONLogHandler: LogHandler {
+    /// The handler's own metadata, merged into every line (swift-log's `LogHandler`).
     public var metadata: Logger.Metadata = [:]
+    /// Lines below this level are not written.
     public var logLevel: Logger.Level = .info
+    /// Task-scoped metadata swift-log adds to each line.
     public var metadataProvider: Logger.MetadataProvider?
     let label: String
     let output: @Sendable (String) -> Void
@@ -18,11 +21,13 @@ public struct JSONLogHandler: LogHandler {
         self.output = output
     }
 
+    /// One key of the handler's metadata.
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
+    /// Writes the event as one JSON object on one line.
     public func log(event: LogEvent) {
         var fields = metadata
         if let provided = metadataProvider?.get() { fields.merge(provided) { _, new in new } }
@@ -54,6 +59,7 @@ public struct JSONLogHandler: LogHandler {
         }
     }
 
+    /// The line's `timestamp`: ISO 8601 with milliseconds, UTC.
     public static func timestamp() -> String {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)

@@ -21,6 +21,7 @@ public final class StoreMetrics: Sendable {
         .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10),
     ]
 
+    /// A fresh registry: each server counts its own requests.
     public init() {
         var factory = PrometheusMetricsFactory(registry: registry)
         factory.defaultDurationHistogramBuckets = Self.latencyBuckets
