@@ -21,7 +21,8 @@ final class HostedStore: Sendable {
     let port: Int
     let folder: URL
     let catalog: Catalog
-    private let tasks: [Task<Void, Never>]
+    /// The server and its delivery service, in one service group.
+    private let serving: Task<Void, Never>
 
     var url: URL { URL(string: "http://\(Self.address):\(port)")! }
 
@@ -31,12 +32,12 @@ final class HostedStore: Sendable {
     static let address = "127.0.0.2"
     var rootCertificateDER: Data { Data(store.authority.rootDER) }
 
-    private init(store: StoreEngine.AppStore, port: Int, folder: URL, catalog: Catalog, tasks: [Task<Void, Never>]) {
+    private init(store: StoreEngine.AppStore, port: Int, folder: URL, catalog: Catalog, serving: Task<Void, Never>) {
         self.store = store
         self.port = port
         self.folder = folder
         self.catalog = catalog
-        self.tasks = tasks
+        self.serving = serving
     }
 
     /// Opens a store for `catalogJSON` and returns once it listens.
@@ -56,9 +57,12 @@ final class HostedStore: Sendable {
                 await database.close()
                 throw error
             }
-            let server = StoreHTTPServer(store: store, host: address, port: 0, storePages: [])
+            // Delivery runs as the server's service, in its group, as `openstore serve` runs it.
+            var server = StoreHTTPServer(store: store, host: address, port: 0, storePages: [])
+            server.services = [NotificationDeliveryService(
+                store: store, configuration: NotificationDeliveryConfiguration(timeoutSeconds: 5, pollIntervalSeconds: 0.1), logger: logger)]
             let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-            let serving = Task {
+            let serving = Task { [server] in
                 defer { continuation.finish() }
                 try? await server.run(logger: logger) { port in continuation.yield(port) }
             }
@@ -67,10 +71,7 @@ final class HostedStore: Sendable {
                 await store.close()
                 throw SKTestError(.serviceUnavailable, "the in-process store could not listen on a loopback port")
             }
-            let delivery = NotificationDeliveryService(
-                store: store, configuration: NotificationDeliveryConfiguration(timeoutSeconds: 5, pollIntervalSeconds: 0.1), logger: logger)
-            let delivering = Task { await delivery.run() }
-            return HostedStore(store: store, port: port, folder: folder, catalog: catalog, tasks: [serving, delivering])
+            return HostedStore(store: store, port: port, folder: folder, catalog: catalog, serving: serving)
         } catch {
             try? FileManager.default.removeItem(at: folder)
             LeftoverFolders.shared.remove(folder)
@@ -80,8 +81,8 @@ final class HostedStore: Sendable {
 
     /// Stops serving and delivering, closes the database and removes its folder.
     func stop() async {
-        for task in tasks { task.cancel() }
-        for task in tasks { await task.value }
+        serving.cancel()
+        await serving.value
         await store.close()
         try? FileManager.default.removeItem(at: folder)
         LeftoverFolders.shared.remove(folder)

@@ -4,23 +4,24 @@ import StoreEngine
 import StoreModel
 import StoreShared
 
-/// Turns every failure into a JSON answer. Input problems are 4xx with a code; only a genuine
-/// fault of the store (its database failing) is a 5xx, and it is logged once, by the request log.
+/// Turns every failure into a JSON answer. The store's refusals answer for themselves
+/// (`HTTPResponseError`); what is left here is what no error type can say alone: the database or
+/// world away for a moment (503), a client gone (499), and a genuine fault of the store (500,
+/// logged once, by the request log).
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = StoreRequestContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as StoreError {
-            return JSONResponse.error(status: error.httpStatus, code: error.code, message: error.message)
-        } catch let error as OfferError {
-            return JSONResponse.error(status: error.httpStatus, code: error.code, message: error.message)
-        } catch let error as RequestError {
-            var response = JSONResponse.error(status: error.status, code: error.code, message: error.message)
-            // The unread rest of an oversized body would otherwise stall the connection.
-            if error.status == 413 { response.headers[.connection] = "close" }
-            return response
+        } catch let error as HTTPError {
+            // Hummingbird's own (no route, wrong method): the store's JSON body too.
+            let status = Int(error.status.code)
+            let code = status == 404 ? "notFound" : status == 405 ? "methodNotAllowed" : "httpError"
+            return JSONResponse.error(status: status, code: code, message: error.body ?? error.status.reasonPhrase)
+        } catch let error as any HTTPResponseError {
+            // The engine's refusals and the server's own (`EngineErrorStatus.swift`, `RequestError`).
+            return try error.response(from: request, context: context)
         } catch let error as any TemporarilyUnavailable {
             // The database is away for a moment (docs/storage.md), or the world is served by
             // another instance (forwarded there by WorldForwardingMiddleware): nothing was written.
@@ -32,10 +33,6 @@ struct ErrorMiddleware: RouterMiddleware {
             return response
         } catch is CancellationError {
             return Self.clientClosedRequest
-        } catch let error as HTTPError {
-            let status = Int(error.status.code)
-            let code = status == 404 ? "notFound" : status == 405 ? "methodNotAllowed" : "httpError"
-            return JSONResponse.error(status: status, code: code, message: error.body ?? error.status.reasonPhrase)
         } catch {
             context.recordFailure(error)
             return JSONResponse.error(status: 500, code: "internalError", message: "the store failed to handle this request")

@@ -32,10 +32,28 @@ enum JSONResponse {
 }
 
 /// A request the server refuses before it reaches the store.
-struct RequestError: Error {
-    var status: Int
+struct RequestError: HTTPResponseError {
+    /// The HTTP status, as a number.
+    var statusCode: Int
     var code: String
     var message: String
+
+    init(status: Int, code: String, message: String) {
+        self.statusCode = status
+        self.code = code
+        self.message = message
+    }
+
+    /// `statusCode` as Hummingbird's status.
+    var status: HTTPResponse.Status { HTTPResponse.Status(code: statusCode) }
+
+    /// The store's JSON error body; after a 413 the connection closes, since the unread rest of
+    /// an oversized body would otherwise stall it.
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = JSONResponse.error(status: statusCode, code: code, message: message)
+        if statusCode == 413 { response.headers[.connection] = "close" }
+        return response
+    }
 
     static func malformed(_ message: String) -> RequestError {
         RequestError(status: 400, code: "malformedRequest", message: message)

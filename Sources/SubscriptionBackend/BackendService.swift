@@ -42,29 +42,10 @@ public struct BackendService: Sendable {
         let dispatcher = WebhookDispatcher(backend: backend, http: http, wake: wake)
         let reconciler = Reconciler(backend: backend, http: http)
         let server = BackendHTTPServer(backend: backend, reconciler: reconciler, dispatcher: dispatcher)
-        let deliveries = Task { await dispatcher.run() }
-        let interval = settings.reconcileIntervalSeconds
         // Reconciliation starts once the server listens, so a store in the same process that
         // waits for the backend's address is already answering the Server API.
         let started = WakeSignal()
-        let reconciling = Task {
-            await started.wait()
-            guard !Task.isCancelled else { return }
-            while !Task.isCancelled {
-                let report = await reconciler.reconcile()
-                logger.info("reconciled", metadata: [
-                    "notifications": "\(report.notificationsApplied)", "transactions": "\(report.transactionsSeen)",
-                    "statuses": "\(report.subscriptionsChecked)", "errors": "\(report.errors.count)"])
-                dispatcher.poke()
-                guard interval > 0 else { break }
-                try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
-            }
-        }
-        defer {
-            reconciling.cancel()
-            deliveries.cancel()
-        }
-        let app = Application(
+        var app = Application(
             router: server.makeRouter(),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "openstore-backend"),
             onServerRunning: { channel in
@@ -72,13 +53,15 @@ public struct BackendService: Sendable {
                 started.signal()
             },
             logger: logger)
+        // Before the server in the group: on SIGTERM the server stops first, then these end.
+        app.addServices(
+            WebhookDeliveryService(dispatcher: dispatcher),
+            ReconcileService(reconciler: reconciler, dispatcher: dispatcher, intervalSeconds: settings.reconcileIntervalSeconds,
+                             started: started, logger: logger))
         if handlesSignals {
             try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
         } else {
             try await app.runService()
         }
-        reconciling.cancel()
-        deliveries.cancel()
-        _ = await (reconciling.value, deliveries.value)
     }
 }

@@ -106,8 +106,8 @@ struct ManageRoutes {
         } catch let error as StoreError {
             return failure(error.httpStatus, error.message)
         } catch let error as RequestError {
-            var response = failure(error.status, error.message)
-            if error.status == 413 { response.headers[.connection] = "close" }
+            var response = failure(error.statusCode, error.message)
+            if error.statusCode == 413 { response.headers[.connection] = "close" }
             return response
         } catch let error as OfferError {
             return failure(400, error.message)

@@ -49,7 +49,7 @@ struct ServerAPIErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as ServerAPIError {
-            return AppleJSON.error(error)
+            return try error.response(from: request, context: context)
         } catch let failure as ServerAPIAuthFailure {
             context.logger.debug("Server API token refused: \(failure)")
             return AppleJSON.unauthenticated()

@@ -127,8 +127,8 @@ struct StorePageRoutes {
         } catch let error as StoreError {
             return HTMLResponse.error(HTTPResponse.Status(code: error.httpStatus), error.message, query: query)
         } catch let error as RequestError {
-            var response = HTMLResponse.error(HTTPResponse.Status(code: error.status), error.message, query: query)
-            if error.status == 413 { response.headers[.connection] = "close" }
+            var response = HTMLResponse.error(error.status, error.message, query: query)
+            if error.statusCode == 413 { response.headers[.connection] = "close" }
             return response
         } catch {
             context.noteElsewhere(error)
