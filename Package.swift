@@ -111,7 +111,7 @@ let package = Package(
         // The developer's side: ingests notifications, keeps customer info, reconciles through the
         // Server API, sends webhooks. Knows only what a developer's server can know (never the engine).
         .target(name: "SubscriptionBackend", dependencies: [
-            "StoreModel", "StoreSigning", "StoreViews", "StoreShared",
+            "StoreModel", "StoreSigning", "StoreShared",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "SQLiteKit", package: "sqlite-kit"),

@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import StoreShared
-import StoreViews
 
 /// The dashboard's pages, server-rendered. Each figure carries `data-figure` with the name of its
 /// field in `GET /v1/admin/overview`, so a test (or a person) can hold the page against the API.
@@ -87,7 +86,6 @@ enum DashboardPages {
     /// charts): actives and trials per day, revenue per day by currency, new customers per day.
     static func charts(_ figures: OverviewFigures, _ html: HTMLWriter) {
         let labels = figures.days.map(\.date)
-        let context = RenderContext(environment: EnvironmentValues(), session: RenderSession(store: StoreSnapshot(products: []), phase: .loaded))
         let active = figures.days.map { Double($0.activeSubscriptions) }, trials = figures.days.map { Double($0.activeTrials) }
         html.element("section", [("class", "bd-card")]) {
             BarChart(id: "bd-chart-actives", title: "Active subscriptions and trials per day",
@@ -95,7 +93,7 @@ enum DashboardPages {
                      labels: labels,
                      series: [.init(name: "Active subscriptions", cssClass: "mg-bar-a", values: active),
                               .init(name: "Active trials", cssClass: "mg-bar-b", values: trials)])
-                ._render(context, html)
+                .render(html)
         }
         let currencies = Set(figures.days.flatMap { $0.revenue.map(\.currency) }).sorted()
         html.element("section", [("class", "bd-card")]) {
@@ -109,14 +107,14 @@ enum DashboardPages {
                          .init(name: currency, cssClass: ["mg-bar-a", "mg-bar-b", "mg-bar-grace", "mg-bar-expired"][index % 4],
                                values: figures.days.map { day in day.revenue.first { $0.currency == currency }?.amount ?? 0 })
                      }, stacked: true, format: { String(format: "%.2f", $0) })
-                ._render(context, html)
+                .render(html)
         }
         let new = figures.days.map { Double($0.newCustomers) }
         html.element("section", [("class", "bd-card")]) {
             BarChart(id: "bd-chart-customers", title: "New customers per day",
                      summary: "\(Int(new.reduce(0, +))) new customers over \(figures.days.count) days.",
                      labels: labels, series: [.init(name: "New customers", cssClass: "mg-bar-a", values: new)])
-                ._render(context, html)
+                .render(html)
         }
     }
 

@@ -20,13 +20,12 @@ extension ManagePages {
     static func chartHTML(_ figures: DashboardFigures, _ html: HTMLWriter) {
         let dayLabels = figures.days.map { String(date($0.startMs).prefix(10)) }
         let active = figures.days.map { Double($0.activeSubscriptions) }, renewals = figures.days.map { Double($0.renewals) }
-        let context = RenderContext(environment: EnvironmentValues(), session: RenderSession(store: StoreSnapshot(products: []), phase: .loaded))
         html.element("section", [("class", "mg-card")]) {
             BarChart(id: "mg-chart-subscriptions", title: "Active subscriptions and renewals per day",
                      summary: "Over \(figures.days.count) days: active subscriptions peaked at \(Int(active.max() ?? 0)) and are \(Int(active.last ?? 0)) today; \(Int(renewals.reduce(0, +))) renewals in all.",
                      labels: dayLabels,
                      series: [.init(name: "Active subscriptions", cssClass: "mg-bar-a", values: active), .init(name: "Renewals", cssClass: "mg-bar-b", values: renewals)])
-                ._render(context, html)
+                .render(html)
         }
         html.element("section", [("class", "mg-card")]) {
             let totals = figures.revenue.map { "\(String(format: "%.2f", Double($0.perDay.reduce(0, +)) / 1000)) \($0.currency)" }
@@ -37,7 +36,7 @@ extension ManagePages {
                          .init(name: revenue.currency, cssClass: ["mg-bar-a", "mg-bar-b", "mg-bar-grace", "mg-bar-expired"][index % 4],
                                values: revenue.perDay.map { Double($0) / 1000 })
                      }, stacked: true, format: { String(format: "%.2f", $0) })
-                ._render(context, html)
+                .render(html)
         }
         html.element("section", [("class", "mg-card")]) {
             let ok = figures.deliveries.reduce(0) { $0 + $1.successes }, failed = figures.deliveries.reduce(0) { $0 + $1.failures }
@@ -47,7 +46,7 @@ extension ManagePages {
                      series: [.init(name: "Successes", cssClass: "mg-bar-b", values: figures.deliveries.map { Double($0.successes) }),
                               .init(name: "Failures", cssClass: "mg-bar-fail", values: figures.deliveries.map { Double($0.failures) })],
                      stacked: true)
-                ._render(context, html)
+                .render(html)
         }
     }
 }

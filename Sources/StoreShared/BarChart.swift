@@ -1,11 +1,11 @@
 import Foundation
-import StoreShared
 
 /// A bar chart drawn on the server as inline SVG: nothing is fetched, no script runs. One group
 /// of bars per label (a day, an hour), one bar per series, stacked or side by side. The figure
 /// carries its text alternatives: a spoken summary on the SVG (`role="img"`) and the numbers in
-/// a table under a disclosure, for those who would rather read.
-public struct BarChart: PrimitiveView {
+/// a table under a disclosure, for those who would rather read. Here, beside `HTMLWriter`, so the
+/// store's `/manage` charts and the backend's dashboard draw the same chart; StoreViews makes it a view.
+public struct BarChart: Sendable {
     /// One row of data: a named set of values, one per label, drawn in its own color.
     public struct Series: Sendable {
         /// The series' name, shown in the legend, the tooltips and the table's header.
@@ -51,7 +51,7 @@ public struct BarChart: PrimitiveView {
     }
 
     /// A `figure` with the SVG, its legend, and the numbers in a table under a disclosure.
-    public func _render(_ context: RenderContext, _ html: HTMLWriter) {
+    public func render(_ html: HTMLWriter) {
         let width = 720.0, height = 220.0, left = 44.0, bottom = 28.0, top = 10.0
         let count = max(1, labels.count)
         let value: (Int, Int) -> Double = { s, i in
