@@ -1,6 +1,8 @@
 import Foundation
 
-/// A mutable value behind a lock, for the layer's objects that several threads touch.
+/// A mutable value behind a lock, for the layer's objects that several threads touch. An NSLock,
+/// not `Mutex`: it holds non-Sendable values (the app's `SKPaymentTransactionObserver`s, as
+/// Apple's API types them), which `Mutex`'s `sending` rules would refuse.
 final class LockedBox<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value

@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import PostgresKit
 import SQLKit
+import Synchronization
 
 /// SQLKit's view of a reader connection: the store's SQLKit reads run on PostgreSQL through it,
 /// with PostgreSQL's dialect (`$n` binds) and the same reconnect-on-loss rule.
@@ -40,9 +41,8 @@ struct PostgresLinkSQL: SQLDatabase {
 }
 
 /// Rows handed to a SQLKit caller so far.
-private final class RowCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
+private final class RowCount: Sendable {
+    private let count = Mutex(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import StoreEngine
 import SubscriptionBackend
+import Synchronization
 
 /// The subscription backend `serve` runs beside the demo apps, so one command shows both sides
 /// of the system: a purchase on `/store` reaches the backend as a signed notification, and the
@@ -12,16 +13,15 @@ import SubscriptionBackend
 /// `DATA/backend/` (the `.p8` with mode 0600, never logged) and reused while the store still
 /// knows it, so restarts do not pile up keys. The backend trusts only this store's root, calls
 /// this store's Server API for reconcile, and keeps its own SQLite file in `DATA/backend/`.
-final class DemoBackend: @unchecked Sendable {
+final class DemoBackend: Sendable {
     private let store: AppStore
     private let settings: ServeSettings
     private let apps: [AppConfiguration]
     private let folder: URL
     private let logger: Logger
     private let http = HTTPClient(eventLoopGroupProvider: .singleton)
-    private let lock = NSLock()
-    private var task: Task<Void, Never>?
-    private var database: BackendDatabase?
+    /// The running backend and its database, once started.
+    private let running = Mutex<(task: Task<Void, Never>?, database: BackendDatabase?)>((nil, nil))
 
     private init(store: AppStore, settings: ServeSettings, apps: [AppConfiguration], folder: URL, logger: Logger) {
         self.store = store
@@ -100,7 +100,7 @@ final class DemoBackend: @unchecked Sendable {
         let work = Task { [self] in
             do {
                 let database = try await BackendDatabase.open(path: configuration.database)
-                lock.withLock { self.database = database }
+                running.withLock { $0.database = database }
                 var ports = [chosen ?? automatic]
                 if chosen == nil && automatic != 0 { ports.append(0) }
                 for (index, port) in ports.enumerated() {
@@ -125,7 +125,7 @@ final class DemoBackend: @unchecked Sendable {
                 logger.error("the subscription backend did not start; the store runs without it", metadata: ["error": "\(error)"])
             }
         }
-        lock.withLock { task = work }
+        running.withLock { $0.task = work }
     }
 
     /// Points the demo apps' notification URLs at the backend and prints where it is.
@@ -160,7 +160,7 @@ final class DemoBackend: @unchecked Sendable {
 
     /// Stops the backend after the store stopped serving.
     func stop() async {
-        let (work, database) = lock.withLock { (task, self.database) }
+        let (work, database) = running.withLock { ($0.task, $0.database) }
         work?.cancel()
         await work?.value
         await database?.close()
@@ -169,9 +169,8 @@ final class DemoBackend: @unchecked Sendable {
 }
 
 /// A flag set from a closure and read after it.
-private final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
+private final class Flag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }
