@@ -14,7 +14,7 @@ let catalogJSON = fixtureCatalog("device-api")
     func withServer(_ body: (LiveServer) async throws -> Void) async throws {
         try await LiveServer.with(apps: [
             try StoreApp(bundleId: Self.bundle, appAppleId: 42, environment: .sandbox, name: "HTTP", catalogJSON: catalogJSON),
-        ], body)
+        ], transport: .router, body)
     }
 
     @Test func purchaseOverHTTPReturnsAVerifiableTransaction() async throws {

@@ -15,7 +15,7 @@ import Testing
     func withWorld(_ body: (LiveServer, String) async throws -> Void) async throws {
         try await LiveServer.with(apps: [
             try StoreApp(bundleId: Self.bundle, appAppleId: 77, environment: .sandbox, name: "Admin", catalogJSON: adminCatalogJSON),
-        ]) { server in
+        ], transport: .router) { server in
             let world = "life-\(UUID().uuidString.prefix(8).lowercased())"
             #expect(try await server.json(.POST, "/admin/v1/worlds", ["id": world]).status == 201)
             try await body(server, world)

@@ -13,7 +13,7 @@ import Testing
     @Test func aMembersSharedSubscriptionShowsWithoutActions() async throws {
         try await LiveServer.with(apps: [
             try StoreApp(bundleId: Self.bundle, appAppleId: 77, environment: .sandbox, name: "Offers", catalogJSON: fixtureCatalog("offers")),
-        ]) { server in
+        ], transport: .router) { server in
             for person in ["parent", "kid"] { _ = try await server.store.world(AppStore.defaultWorld).joinFamily(customer: person, group: "smiths") }
             let bought = try await server.json(.POST, "/storekit/v1/apps/\(Self.bundle)/purchases", ["productId": "o.monthly", "customer": "parent"])
             #expect(bought.status == 200)

@@ -13,7 +13,7 @@ let offerRoutesCatalogJSON = fixtureCatalog("offer-routes")
     func withServer(_ body: (LiveServer) async throws -> Void) async throws {
         try await LiveServer.with(apps: [
             try StoreApp(bundleId: Self.bundle, appAppleId: 43, environment: .sandbox, name: "Offers", catalogJSON: offerRoutesCatalogJSON),
-        ], body)
+        ], transport: .router, body)
     }
 
     var purchases: String { "/storekit/v1/apps/\(Self.bundle)/purchases" }

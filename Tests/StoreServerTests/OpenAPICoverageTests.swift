@@ -21,7 +21,7 @@ import Testing
     @Test func everyRouteIsDocumentedAndEveryDocumentedPathIsServed() async throws {
         try await LiveServer.with(apps: [
             try StoreApp(bundleId: "com.example.doc", appAppleId: 1, environment: .sandbox, name: "Doc", catalogJSON: adminCatalogJSON),
-        ]) { server in
+        ], transport: .router) { server in
             let routes = Set(StoreHTTPServer(store: server.store).makeRouter().routes.map { Self.key("\($0.method)", "\($0.path)") })
             #expect(routes.count > 50, "the router lists its routes: \(routes.sorted())")
 

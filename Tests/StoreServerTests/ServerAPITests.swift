@@ -41,7 +41,7 @@ import Testing
     func withFixture(_ body: (Fixture) async throws -> Void) async throws {
         try await LiveServer.with(apps: [
             try StoreApp(bundleId: Self.bundle, appAppleId: 77, environment: .sandbox, name: "API", catalogJSON: catalogJSON),
-        ]) { server in
+        ], transport: .router) { server in
             let generated = try await server.store.world(AppStore.defaultWorld).createAPIKey(bundleId: Self.bundle)
             let signer = try APITokenSigner(generated: generated)
             var ids: [String] = []
