@@ -10,12 +10,23 @@ import StoreShared
 /// logged once, by the request log).
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = StoreRequestContext
+    /// The routes' methods by path, for 405 with `Allow`; nil answers every unknown route 404.
+    var allowed: AllowedMethods? = nil
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as HTTPError {
-            // Hummingbird's own (no route, wrong method): the store's JSON body too.
+            // Hummingbird's own (no route, wrong method): the store's JSON body too. A path that
+            // exists but not for this method is 405 with the methods it serves.
+            if error.status == .notFound, let methods = allowed?.methods(for: request.uri.path), !methods.isEmpty,
+               !methods.contains(request.method.rawValue) {
+                var response = JSONResponse.error(
+                    status: 405, code: "methodNotAllowed",
+                    message: "\(request.method.rawValue) is not served at this path; it serves \(methods.joined(separator: ", "))")
+                response.headers[.allow] = methods.joined(separator: ", ")
+                return response
+            }
             let status = Int(error.status.code)
             let code = status == 404 ? "notFound" : status == 405 ? "methodNotAllowed" : "httpError"
             return JSONResponse.error(status: status, code: code, message: error.body ?? error.status.reasonPhrase)

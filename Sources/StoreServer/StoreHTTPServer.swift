@@ -55,7 +55,8 @@ public struct StoreHTTPServer: Sendable {
         if let instance = store.instance {
             router.add(middleware: WorldForwardingMiddleware(store: store, instanceId: instance.instanceId))
         }
-        router.add(middleware: ErrorMiddleware())
+        let allowed = AllowedMethods()
+        router.add(middleware: ErrorMiddleware(allowed: allowed))
         MetricsRoute(store: store, metrics: metrics).register(on: router)
         router.get("healthz") { _, _ in try JSONResponse.ok(["status": "ok"]) }
         ReadinessRoute(store: store).register(on: router)
@@ -75,6 +76,7 @@ public struct StoreHTTPServer: Sendable {
         StartPage(store: store).register(on: router)
         StorePageRoutes(store: store, pages: storePages).register(on: router)
         ManageRoutes(store: store, token: adminToken).register(on: router)
+        allowed.load(router.routes)
         return router
     }
 

@@ -78,4 +78,22 @@ import Testing
             }
         }
     }
+
+    /// A path the store serves, asked with a method it does not serve: 405 with the methods it
+    /// does serve in `Allow` (RFC 9110), not 404; a path it does not serve at all stays 404.
+    @Test func anUnservedMethodIs405WithAllow() async throws {
+        try await withApp { client, _ in
+            try await client.execute(uri: "/healthz", method: .delete) { response in
+                #expect(response.status == .methodNotAllowed && response.headers[.allow] == "GET")
+                let body = try Self.json(response)
+                #expect(body["error"] as? String == "methodNotAllowed")
+            }
+            try await client.execute(uri: "/storekit/v1/apps/\(Self.bundle)/purchases", method: .get) { response in
+                #expect(response.status == .methodNotAllowed && response.headers[.allow] == "POST")
+            }
+            try await client.execute(uri: "/storekit/v1/apps/\(Self.bundle)/nothing-here", method: .get) { response in
+                #expect(response.status == .notFound && response.headers[.allow] == nil)
+            }
+        }
+    }
 }
