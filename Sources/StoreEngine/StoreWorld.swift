@@ -32,7 +32,7 @@ public struct StoreWorld: Sendable {
 
     /// The world's current time in milliseconds, on its own clock.
     public func nowMs() async throws -> Int64 {
-        try await reported { try await store.loadedWorld(id).nowMs() }
+        try await reported { try await store.nowMs(id) }
     }
 
     /// Sells a product in this world, as `Product.purchase(options:)` does, with an offer option

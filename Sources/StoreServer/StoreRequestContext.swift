@@ -2,6 +2,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import StoreEngine
+import Synchronization
 
 /// The store's request context, as Hummingbird's `RequestContext` intends: what one request
 /// carries from its connection to its handler, and back up to the outer middlewares, without
@@ -30,7 +31,7 @@ public struct StoreRequestContext: RequestContext {
 
     /// Keeps the fault behind a 5xx for the request log, which logs it once with the request's context.
     func recordFailure(_ error: any Error) {
-        facts.failure.text = String(describing: error)
+        facts.failure = String(describing: error)
     }
 
     /// Notes a `WorldElsewhere` that reached an error middleware (a verb outside a world handle).
@@ -43,6 +44,11 @@ public struct StoreRequestContext: RequestContext {
 final class RequestFacts: Sendable {
     /// Worlds the request found served by another instance: `WorldForwardingMiddleware` forwards it.
     let misses = WorldMisses()
-    /// The fault behind a 5xx answer: `RequestLogMiddleware` logs it.
-    let failure = RequestFailure()
+    private let failureText = Mutex<String?>(nil)
+    /// The fault behind a 5xx answer, handed from the error middleware to the request log, which
+    /// logs the failure once, with the request's context, instead of twice.
+    var failure: String? {
+        get { failureText.withLock { $0 } }
+        set { failureText.withLock { $0 = newValue } }
+    }
 }

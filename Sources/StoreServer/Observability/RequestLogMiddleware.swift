@@ -18,7 +18,6 @@ struct RequestLogMiddleware: RouterMiddleware {
         var context = context
         context.logger[metadataKey: "request_id"] = .string(id)
         context.logger[metadataKey: "hb.request.id"] = nil
-        let failure = context.facts.failure
         var response: Response
         do {
             response = try await next(request, context)
@@ -28,12 +27,13 @@ struct RequestLogMiddleware: RouterMiddleware {
             throw CancellationError()
         } catch {
             // Errors the error middleware did not answer (HTTP parsing) still get logged once.
-            failure.text = failure.text ?? String(describing: error)
-            log(request, context: context, status: 500, start: start, failure: failure.text)
+            let facts = context.facts
+            facts.failure = facts.failure ?? String(describing: error)
+            log(request, context: context, status: 500, start: start, failure: facts.failure)
             throw error
         }
         response.headers[Self.header] = id
-        log(request, context: context, status: Int(response.status.code), start: start, failure: failure.text)
+        log(request, context: context, status: Int(response.status.code), start: start, failure: context.facts.failure)
         return response
     }
 
