@@ -47,6 +47,7 @@ let package = Package(
         // sources, HTML writing, text safety, the database URL and PostgreSQL link, and the
         // "temporarily unavailable" protocol the servers answer 503 for.
         .target(name: "StoreShared", dependencies: [
+            .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "PostgresKit", package: "postgres-kit"),
             .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -54,6 +54,6 @@ def test_preorder_date_is_a_customer_setting(catalog_app):
     assert catalog_app.verifier.verify_and_decode_app_transaction(again["signedAppTransaction"]).preorderDate == preorder
     # A pre-order after the purchase is refused; 0 clears it.
     r = store.put_app_transaction(catalog_app.bundle_id, customer, preorderDate=original.originalPurchaseDate + 1)
-    assert r.status_code == 400 and r.json()["error"] == "malformedRequest", r.text
+    assert r.status_code == 422 and r.json()["error"] == "unprocessableRequest", r.text
     cleared = ok_json(store.put_app_transaction(catalog_app.bundle_id, customer, preorderDate=0))
     assert catalog_app.verifier.verify_and_decode_app_transaction(cleared["signedAppTransaction"]).preorderDate is None

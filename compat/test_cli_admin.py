@@ -121,7 +121,7 @@ def test_transaction_manager_commands(catalog_server, world):
 def test_switches_ask_to_buy_and_simulated_errors(catalog_server, world):
     customer = new_customer("cli")
     cli(catalog_server, "simulate-error", "purchase", "userCancelled", "--world", world)
-    assert_error(buy(catalog_server, world, COINS, customer), 400, "userCancelled")
+    assert_error(buy(catalog_server, world, COINS, customer), 409, "userCancelled")
     _, out, _ = cli(catalog_server, "simulate-error", "--world", world)
     assert "purchase  userCancelled" in out
     cli(catalog_server, "simulate-error", "purchase", "--clear", "--world", world)

@@ -83,7 +83,7 @@ def test_products_for_another_storefront(catalog_store):
 
 def test_products_errors(catalog_store):
     assert_error(catalog_store.products("com.example.nobody"), 404, "appNotFound")
-    assert_error(catalog_store.products(SANDBOX, storefront="XYZ"), 400, "invalidStorefront")
+    assert_error(catalog_store.products(SANDBOX, storefront="XYZ"), 422, "invalidStorefront")
 
 
 def _offer(offer):
@@ -175,7 +175,7 @@ def test_customer_put_get(catalog_store):
 def test_customer_defaults_and_bad_storefront(catalog_store):
     name = new_customer()
     assert customer_fields(catalog_store.put_customer(name)) == {"name": name, "storefront": "USA", "locale": "en_US"}
-    assert_error(catalog_store.put_customer(new_customer(), storefront="XYZ"), 400, "invalidStorefront")
+    assert_error(catalog_store.put_customer(new_customer(), storefront="XYZ"), 422, "invalidStorefront")
     assert_error(catalog_store.put(f"/storekit/v1/customers/{new_customer()}", raw=b"{not json"), 400, "malformedRequest")
 
 
@@ -203,7 +203,7 @@ def test_consumables_can_be_bought_again(catalog_store):
 @pytest.mark.parametrize("product_id,quantity", [
     (CONSUMABLE, 0), (CONSUMABLE, -1), (CONSUMABLE, 11), (NON_CONSUMABLE, 2), (SUB_WITH_TRIAL, 2), (NON_RENEWING, 2)])
 def test_invalid_quantity(catalog_store, product_id, quantity):
-    assert_error(catalog_store.purchase(SANDBOX, product_id, new_customer(), quantity=quantity), 400, "invalidQuantity")
+    assert_error(catalog_store.purchase(SANDBOX, product_id, new_customer(), quantity=quantity), 422, "invalidQuantity")
 
 
 @pytest.mark.parametrize("token", ["not-a-uuid", "", "1234", "7e3fb20b-4cdb-47cc-936d-99d65f60813"])

@@ -104,7 +104,7 @@ def test_simulated_errors_reach_the_device(life):
 
     admin(proc, "PUT", f"/worlds/{world}/simulated-errors/Load%20Products", error="networkError")
     r = device(proc, world, "GET", f"/apps/{SANDBOX}/products")
-    assert r.status_code == 400 and r.json()["error"] == "networkError"
+    assert r.status_code == 409 and r.json()["error"] == "networkError"
     admin(proc, "DELETE", f"/worlds/{world}/simulated-errors/Load%20Products")
     assert device(proc, world, "GET", f"/apps/{SANDBOX}/products").status_code == 200
 
@@ -112,7 +112,7 @@ def test_simulated_errors_reach_the_device(life):
                               ("App Transaction", "GET", "/app-transaction"), ("Manage Subscriptions Sheet", "POST", "/manage-subscriptions")]:
         admin(proc, "PUT", f"/worlds/{world}/simulated-errors/{requests.utils.quote(api)}", error="unknown")
         r = device(proc, world, method, f"/apps/{SANDBOX}/customers/err{path}")
-        assert r.status_code == 400 and r.json()["error"] == "unknown", (api, r.text)
+        assert r.status_code == 409 and r.json()["error"] == "unknown", (api, r.text)
 
     # Verification: the signed data handed out no longer verifies, as with StoreKit Testing.
     admin(proc, "PUT", f"/worlds/{world}/simulated-errors/Verification", error="invalidSignature")

@@ -75,7 +75,7 @@ def test_apples_intro_eligibility_verdict_grants_a_lapsed_subscriber_another_tri
     assert granted["offerType"] == 1 and granted["offerDiscountType"] == "FREE_TRIAL", granted
     # The same JWS again: its nonce was used.
     requests.post(f"{demo_server.base_url}/admin/v1/worlds/default/transactions/{granted['transactionId']}/expire", timeout=60)
-    assert_error(_buy(demo_store, customer, introductoryOfferEligibilityJWS=jws), 400, "invalidOfferSignature")
+    assert_error(_buy(demo_store, customer, introductoryOfferEligibilityJWS=jws), 422, "invalidOfferSignature")
 
 
 def test_apples_intro_eligibility_verdict_can_refuse_a_new_customer_the_trial(demo_store, key):
@@ -102,4 +102,4 @@ def test_a_bad_intro_eligibility_verdict_is_refused(demo_store, key):
         ours.create_signature("com.example.backyardbirds.pass.family", True, app_transaction_id),  # another product
         ours.create_signature(PREMIUM, True, "1999999999"),                       # not this customer's
     ):
-        assert_error(_buy(demo_store, customer, introductoryOfferEligibilityJWS=jws), 400, "invalidOfferSignature")
+        assert_error(_buy(demo_store, customer, introductoryOfferEligibilityJWS=jws), 422, "invalidOfferSignature")

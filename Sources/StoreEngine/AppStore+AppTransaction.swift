@@ -41,7 +41,7 @@ extension AppStore {
     func updateAppTransaction(bundleId: String, customer: String, change: AppTransactionChange, world: String) async throws -> Signed<AppTransactionPayload> {
         let app = try app(bundleId)
         for version in [change.originalApplicationVersion, change.applicationVersion].compactMap({ $0 }) {
-            guard !version.isEmpty, version.count <= 64 else {
+            guard !version.isEmpty, version.unicodeScalars.count <= 64 else {
                 throw StoreError.malformedRequest("an application version must be 1–64 characters")
             }
         }

@@ -85,7 +85,7 @@ extension AppStore {
         if !trimmed.isEmpty {
             guard let parsed = URL(string: trimmed), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
                   parsed.host?.isEmpty == false, trimmed.count <= 2048 else {
-                throw StoreError.malformedRequest("the notification URL must be an absolute http:// or https:// URL")
+                throw StoreError.unprocessable("the notification URL must be an absolute http:// or https:// URL")
             }
         }
         let key = NotificationURLBook.key(bundleId: bundleId, environment: env.rawValue)

@@ -2,7 +2,7 @@ extension AppStore {
     func requestReview(bundleId: String, customer: String, appVersion: String, world: String) async throws -> ReviewPromptDecision {
         let app = try app(bundleId)
         try Self.checkCustomerName(customer)
-        guard !appVersion.isEmpty, appVersion.count <= 64,
+        guard !appVersion.isEmpty, appVersion.unicodeScalars.count <= 64,
               !appVersion.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " })
         else {
             throw StoreError.malformedRequest("appVersion must be 1–64 characters without spaces, like CFBundleShortVersionString (\"1.2.3\")")

@@ -76,11 +76,11 @@ extension AppStore {
 
     func setSimulatedError(api: String, error: String?, world: String) async throws -> WorldInfo {
         guard let name = Self.failableAPIs.first(where: { $0.lowercased() == api.lowercased() }) else {
-            throw StoreError.malformedRequest("unknown StoreKit API \"\(api)\"; one of: \(Self.failableAPIs.joined(separator: ", "))")
+            throw StoreError.notFound("unknown StoreKit API \"\(api)\"; one of: \(Self.failableAPIs.joined(separator: ", "))")
         }
         let allowed = FailableAPIErrors.errors(for: name)
         if let error, !allowed.contains(error) {
-            throw StoreError.malformedRequest("\(name) cannot fail with \"\(error)\"; one of: \(allowed.joined(separator: ", "))")
+            throw StoreError.unprocessable("\(name) cannot fail with \"\(error)\"; one of: \(allowed.joined(separator: ", "))")
         }
         let world = try await self.loadedWorld(world)
         try await world.updateSettings { $0.simulatedErrors[name] = error }

@@ -18,6 +18,12 @@ public struct WorldInfo: Codable, Sendable, Equatable {
 }
 
 extension AppStore {
+    /// Refuses a name no world can have (1–64 ASCII letters, digits, `-`, `_` or `.`), so a
+    /// route that reads no world's data still answers such a name as malformed.
+    public static func checkWorldName(_ id: String) throws(StoreError) {
+        try WorldDirectory.checkName(id)
+    }
+
     /// Creates an empty world whose clock starts at real time now, at `rate` (by default the
     /// store's), with the catalogs' simulated errors; fails if the name is taken.
     public func createWorld(_ id: String, rate: TimeRate? = nil) async throws -> WorldInfo {

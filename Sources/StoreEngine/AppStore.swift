@@ -142,6 +142,9 @@ public final class AppStore: Sendable {
     /// The products of an app as one storefront sees them; unknown IDs are left out, as StoreKit does.
     public func products(bundleId: String, storefront code: String?, locale: String?, ids: [String]?) throws(StoreError) -> (Storefront, [ProductListing]) {
         let app = try app(bundleId)
+        if let locale, !LocaleIdentifier.isValid(locale) {
+            throw .malformedRequest("locale must be a locale identifier such as fr_FR, not \"\(locale)\"")
+        }
         let storefront = try Self.storefront(code ?? app.catalog.settings.storefront)
         let locale = locale ?? (code == nil ? app.catalog.settings.locale : storefront.locale)
         let wanted = ids.map(Set.init)
@@ -158,8 +161,9 @@ public final class AppStore: Sendable {
         return storefront
     }
 
-    static func checkCustomerName(_ name: String) throws(StoreError) {
-        guard !name.isEmpty, name.count <= 200, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+    /// A customer's name: 1–200 characters (Unicode scalars) without control characters.
+    public static func checkCustomerName(_ name: String) throws(StoreError) {
+        guard !name.isEmpty, name.unicodeScalars.count <= 200, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw .malformedRequest("customer must be 1–200 characters without control characters")
         }
     }

@@ -15,6 +15,11 @@ public enum StoreError: Error, Sendable, Equatable {
     /// The request conflicts with the item's state (e.g. approving a purchase that isn't pending).
     case invalidAction(String)
     case worldNotFound(String)
+    /// Something else the request names does not exist (a StoreKit message, a StoreKit API).
+    case notFound(String)
+    /// The request is well formed but asks for something its values rule out (an error a
+    /// StoreKit API cannot fail with): 422, where 400 is kept for requests that break the API's form.
+    case unprocessable(String)
 
     /// A stable name for the error in API answers; a simulated error gives the StoreKit error it simulates.
     public var code: String {
@@ -31,6 +36,8 @@ public enum StoreError: Error, Sendable, Equatable {
         case .simulated(_, let error): error
         case .invalidAction: "invalidAction"
         case .worldNotFound: "worldNotFound"
+        case .notFound: "notFound"
+        case .unprocessable: "unprocessableRequest"
         }
     }
 
@@ -39,7 +46,7 @@ public enum StoreError: Error, Sendable, Equatable {
         switch self {
         case .appNotFound(let m), .productUnavailable(let m), .customerNotFound(let m), .transactionNotFound(let m),
              .invalidQuantity(let m), .invalidAppAccountToken(let m), .invalidStorefront(let m),
-             .alreadyPurchased(let m), .malformedRequest(let m), .invalidAction(let m):
+             .alreadyPurchased(let m), .malformedRequest(let m), .invalidAction(let m), .notFound(let m), .unprocessable(let m):
             m
         case .worldNotFound(let world):
             "no world named \(world)"

@@ -218,7 +218,7 @@ extension World {
     /// what the members' purchases grant now, and the members get copies of the newcomer's.
     func joinFamily(_ customer: String, group: String) async throws -> [String] {
         try AppStore.checkCustomerName(customer)
-        guard !group.isEmpty, group.count <= 200, !group.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !group.isEmpty, group.unicodeScalars.count <= 200, !group.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw StoreError.malformedRequest("a family group name is 1–200 characters without control characters")
         }
         try await catchUp()

@@ -27,7 +27,7 @@ extension World {
     func displayMessage(_ messageId: String, bundleId: String, customer: String) async throws -> StoreMessage {
         try await catchUp()
         guard var message = try await allMessages().first(where: { $0.id == messageId && $0.bundleId == bundleId && $0.customer == customer }) else {
-            throw StoreError.malformedRequest("no StoreKit message \(messageId) for \(customer) in \(bundleId)")
+            throw StoreError.notFound("no StoreKit message \(messageId) for \(customer) in \(bundleId)")
         }
         guard message.displayedDate == nil else { return message }
         message.displayedDate = nowMs()

@@ -24,25 +24,25 @@ extension World {
         let custom = batchRequest.codes ?? []
         let count = batchRequest.count ?? 0
         guard custom.isEmpty != (count == 0) else {
-            throw StoreError.malformedRequest("give either codes (custom codes) or count (one-time codes), not both")
+            throw StoreError.unprocessable("give either codes (custom codes) or count (one-time codes), not both")
         }
-        guard count >= 0, count <= OfferCodeRules.maxCodesPerRequest, custom.count <= OfferCodeRules.maxCodesPerRequest else {
-            throw StoreError.malformedRequest("at most \(OfferCodeRules.maxCodesPerRequest) codes per request")
+        guard count >= 0, count <= OfferCodeRules.maxCodesPerRequest, custom.count <= OfferCodeRules.maxCustomCodesPerRequest else {
+            throw StoreError.malformedRequest("at most \(OfferCodeRules.maxCodesPerRequest) one-time or \(OfferCodeRules.maxCustomCodesPerRequest) custom codes per request")
         }
         if let limit = batchRequest.maxRedemptions {
             guard limit > 0 else { throw StoreError.malformedRequest("maxRedemptions must be at least 1") }
-            guard !custom.isEmpty else { throw StoreError.malformedRequest("one-time codes are redeemed once; maxRedemptions is for custom codes") }
+            guard !custom.isEmpty else { throw StoreError.unprocessable("one-time codes are redeemed once; maxRedemptions is for custom codes") }
         }
         let now = nowMs()
         if let expires = batchRequest.expiresAt, expires <= now {
-            throw StoreError.malformedRequest("expiresAt (world time, ms) must be in the future; the world's time is \(now)")
+            throw StoreError.unprocessable("expiresAt (world time, ms) must be in the future; the world's time is \(now)")
         }
         let names: [String]
         if custom.isEmpty {
             names = OfferCodeRules.generate(count: count)
         } else {
             names = try custom.map { try OfferCodeRules.checkCustomCode($0) }
-            guard Set(names).count == names.count else { throw StoreError.malformedRequest("the codes repeat") }
+            guard Set(names).count == names.count else { throw StoreError.unprocessable("the codes repeat") }
             for name in names where try await offerCode(name, bundleId: bundleId) != nil {
                 throw StoreError.invalidAction("offer code \(name) already exists for \(bundleId)")
             }

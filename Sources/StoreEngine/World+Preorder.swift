@@ -19,8 +19,9 @@ extension World {
             try await env.database.deleteWorldRecord(world: id, kind: Self.preorderKind, key: Self.preorderKey(key))
             return
         }
-        guard ms > 0, ms <= record.originalPurchaseMs else {
-            throw StoreError.malformedRequest("preorderDate must be milliseconds after 1970 and not after originalPurchaseDate (\(record.originalPurchaseMs)); 0 clears it")
+        guard ms > 0 else { throw StoreError.malformedRequest("preorderDate must be milliseconds after 1970; 0 clears it") }
+        guard ms <= record.originalPurchaseMs else {
+            throw StoreError.unprocessable("preorderDate must be milliseconds after 1970 and not after originalPurchaseDate (\(record.originalPurchaseMs)); 0 clears it")
         }
         batch.worldRecords.append(WorldRecord(world: id, kind: Self.preorderKind, key: Self.preorderKey(key), value: String(ms)))
     }

@@ -94,9 +94,10 @@ actor WorldDirectory {
         await handBack()
     }
 
+    /// A world's name: 1–64 ASCII letters, digits, `-`, `_` or `.` (openapi.json's `world` pattern).
     static func checkName(_ id: String) throws(StoreError) {
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
-        guard !id.isEmpty, id.count <= 64, id.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII }) else {
+        guard !id.isEmpty, id.unicodeScalars.count <= 64, id.unicodeScalars.allSatisfy({ allowed.contains($0) && $0.isASCII }) else {
             throw .malformedRequest("a world name is 1–64 characters of A–Z, a–z, 0–9, '-', '_' or '.'")
         }
     }

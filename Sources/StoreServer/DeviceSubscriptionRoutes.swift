@@ -17,6 +17,7 @@ struct DeviceSubscriptionRoutes {
         api.post("apps/:bundleId/customers/:customer/sync") { _, context in try await sync(context) }
         api.post("apps/:bundleId/customers/:customer/manage-subscriptions") { _, context in
             _ = try store.app(try context.pathValue("bundleId"))
+            _ = try context.pathValue("customer")
             try await context.world(try context.world(), in: store).checkSimulatedError("Manage Subscriptions Sheet")
             return try JSONResponse.ok(["shown": true])
         }

@@ -8,19 +8,25 @@ import StoreEngine
 // map the engine's errors to their own surfaces first.
 
 extension StoreError {
-    /// Not found for missing things, conflict for an action the item's state refuses, else bad request.
+    /// 400 for a request that breaks the API's form (openapi.json says what the form is), 404 for
+    /// something it names that does not exist, 409 for what the state refuses (a simulated
+    /// StoreKit error is the world's state: it was set to fail), 422 for a well-formed request
+    /// whose values rule each other out (a storefront code no App Store has, a quantity
+    /// the product does not allow).
     var httpStatus: Int {
         switch self {
-        case .appNotFound, .productUnavailable, .customerNotFound, .transactionNotFound, .worldNotFound: 404
-        case .alreadyPurchased, .invalidAction: 409
+        case .appNotFound, .productUnavailable, .customerNotFound, .transactionNotFound, .worldNotFound, .notFound: 404
+        case .alreadyPurchased, .invalidAction, .simulated: 409
+        case .unprocessable, .invalidStorefront, .invalidQuantity: 422
         default: 400
         }
     }
 }
 
 extension OfferError {
-    /// Every offer refusal is a client error.
-    var httpStatus: Int { 400 }
+    /// An offer refused for what it is (a signature that does not verify, a code that does not
+    /// exist or is used up, a customer not eligible): the request is well formed, so 422.
+    var httpStatus: Int { 422 }
 }
 
 extension ServerAPIError {

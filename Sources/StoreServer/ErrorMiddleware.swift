@@ -19,8 +19,7 @@ struct ErrorMiddleware: RouterMiddleware {
         } catch let error as HTTPError {
             // Hummingbird's own (no route, wrong method): the store's JSON body too. A path that
             // exists but not for this method is 405 with the methods it serves.
-            if error.status == .notFound, let methods = allowed?.methods(for: request.uri.path), !methods.isEmpty,
-               !methods.contains(request.method.rawValue) {
+            if error.status == .notFound, let methods = allowed?.refusal(of: request.method.rawValue, at: request.uri.path) {
                 var response = JSONResponse.error(
                     status: 405, code: "methodNotAllowed",
                     message: "\(request.method.rawValue) is not served at this path; it serves \(methods.joined(separator: ", "))")

@@ -1,3 +1,4 @@
+import StoreEngine
 import StoreShared
 import Foundation
 import Hummingbird
@@ -90,16 +91,18 @@ extension Request {
     }
 
     /// Decodes a JSON body, turning every way it can be wrong into a 4xx with a useful message.
-    func decodeJSON<T: Decodable>(_ type: T.Type) async throws -> T {
+    /// The JSON body as `type`; with `emptyIsObject`, no body at all reads as `{}` (a request
+    /// whose fields are all optional, as openapi.json marks it with `required: false`).
+    func decodeJSON<T: Decodable>(_ type: T.Type, emptyIsObject: Bool = false) async throws -> T {
         let (buffer, received) = try await boundedBody(limit: Self.maxJSONBody)
         // An oversized body is read to its end (up to a bound) before answering, so that clients
         // which send everything before reading still get the 413 rather than a stalled socket.
         guard received <= Self.maxJSONBody else {
             throw RequestError(status: 413, code: "payloadTooLarge", message: "request body exceeds \(Self.maxJSONBody) bytes")
         }
-        guard buffer.readableBytes > 0 else { throw RequestError.malformed("request body must be a JSON object") }
+        guard buffer.readableBytes > 0 || emptyIsObject else { throw RequestError.malformed("request body must be a JSON object") }
         do {
-            return try Self.bodyDecoder.decode(T.self, from: Data(buffer.readableBytesView))
+            return try Self.bodyDecoder.decode(T.self, from: buffer.readableBytes > 0 ? Data(buffer.readableBytesView) : Data("{}".utf8))
         } catch let DecodingError.keyNotFound(key, _) {
             throw RequestError.malformed("missing field \"\(key.stringValue)\"")
         } catch let DecodingError.typeMismatch(expected, context) {
@@ -131,8 +134,22 @@ extension Request {
         uri.queryParameters[values: Substring(key)].map(String.init)
     }
 
-    func queryValue(_ key: String) -> String? {
-        uri.queryParameters[Substring(key)].map(String.init)
+    /// An integer query value within `range` (openapi.json's `minimum` and `maximum`), or
+    /// `value` when the key is absent; anything else is refused, not clamped.
+    func queryInteger(_ key: String, default value: Int64, range: ClosedRange<Int64>) throws -> Int64 {
+        guard let text = try queryValue(key) else { return value }
+        guard let number = Int64(text), range.contains(number) else {
+            let upper = range.upperBound == .max ? "" : " to \(range.upperBound)"
+            throw RequestError.malformed("query \(key) must be an integer from \(range.lowerBound)\(upper)")
+        }
+        return number
+    }
+
+    /// A query value that is not a list: given twice, it is refused (which one would count?).
+    func queryValue(_ key: String) throws -> String? {
+        let values = queryValues(key)
+        guard values.count <= 1 else { throw RequestError.malformed("query \(key) is given \(values.count) times; it takes one value") }
+        return values.first
     }
 }
 
@@ -141,17 +158,30 @@ extension StoreRequestContext {
     func pathValue(_ name: String) throws -> String {
         guard let raw = parameters.get(name) else { throw RequestError.malformed("missing path parameter \(name)") }
         // No identifier of the store (customer, app, product, world, transaction) holds control
-        // characters, invalid UTF-8 or 1,000+ bytes: such a path is refused, not looked up
-        // (issue 15: `a%00b`, `%FF` and 64 KB customer names were listed as empty customers).
-        guard let value = Self.percentDecoded(raw), value.utf8.count <= Self.maxPathValue,
+        // characters, invalid UTF-8 or over 1,024 characters: such a path is refused, not looked
+        // up (issue 15: `a%00b`, `%FF` and 64 KB customer names were listed as empty customers).
+        // Characters are Unicode scalars, as JSON Schema's `maxLength` counts them (openapi.json).
+        guard let value = Self.percentDecoded(raw), value.unicodeScalars.count <= Self.maxPathValue,
               !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else {
-            throw RequestError.malformed("path parameter \(name) must be at most \(Self.maxPathValue) bytes of UTF-8 without control characters")
+            throw RequestError.malformed("path parameter \(name) must be at most \(Self.maxPathValue) characters without control characters")
         }
+        // A world's and a customer's name have their own rules, on every route (also on those
+        // that only read, so a name no account can have is refused, not listed as empty).
+        if name == "world" { try AppStore.checkWorldName(value) }
+        if name == "customer" { try AppStore.checkCustomerName(value) }
         return value
     }
 
     static let maxPathValue = 1024
+
+    /// A path segment of Apple's Server API, percent-decoded; an absent one reads as empty.
+    /// Apple's own rules for each (digits for transaction IDs, UUIDs for retention messages)
+    /// answer with Apple's error codes, so nothing is refused here.
+    func appleSegment(_ name: String) -> String {
+        let raw = parameters.get(name) ?? ""
+        return raw.removingPercentEncoding ?? raw
+    }
 
     /// `%XX` escapes decoded, any other `%` kept as it is (`50%off`); nil when the bytes are not UTF-8.
     static func percentDecoded(_ raw: String) -> String? {

@@ -5,6 +5,7 @@ import Logging
 import ServiceLifecycle
 import StoreEngine
 import StoreViews
+import StoreShared
 
 /// The store's HTTP front: device API, OpenAPI document and health check. It only translates
 /// HTTP to `AppStore` calls and back.

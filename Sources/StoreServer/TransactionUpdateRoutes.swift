@@ -34,7 +34,7 @@ struct TransactionUpdateRoutes {
     func updates(_ request: Request, _ context: StoreRequestContext) async throws -> Response {
         let world = try context.world()
         let resume = try Self.resumePosition(request)
-        if let seconds = request.queryValue("heartbeat") {
+        if let seconds = try request.queryValue("heartbeat") {
             guard let value = Double(seconds), value >= 0.05, value <= 300 else {
                 throw RequestError.malformed("heartbeat must be a number of seconds from 0.05 to 300")
             }
@@ -115,7 +115,8 @@ struct TransactionUpdateRoutes {
     /// `Last-Event-ID` (what EventSource sends on reconnect), or `?lastEventId=` for clients that
     /// cannot set headers; nil for a first connection.
     static func resumePosition(_ request: Request) throws -> Int64? {
-        let text = request.headers[.init("Last-Event-ID")!] ?? request.queryValue("lastEventId")
+        let query = try request.queryValue("lastEventId")
+        let text = request.headers[.init("Last-Event-ID")!] ?? query
         guard let text, !text.isEmpty else { return nil }
         guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
             throw RequestError.malformed("Last-Event-ID must be a position from an earlier event (a whole number), not \"\(text.prefix(40))\"")

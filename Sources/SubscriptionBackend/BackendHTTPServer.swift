@@ -24,7 +24,8 @@ public struct BackendHTTPServer: Sendable {
     /// is set), the dashboard, and JSON answers for unknown routes (404) and an absent database (503).
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: BackendNotFoundMiddleware())
+        let allowed = AllowedMethods()
+        router.add(middleware: BackendNotFoundMiddleware(allowed: allowed))
         router.add(middleware: BackendUnavailableMiddleware())
         let backend = backend, reconciler = reconciler, dispatcher = dispatcher
         let token = backend.configuration.apiToken
@@ -83,11 +84,11 @@ public struct BackendHTTPServer: Sendable {
         }
         v1.get("/customers/:appUserId/events") { request, context in
             guard let user = Self.appUserId(context) else { return Self.badAppUserId }
-            let limit = request.uri.queryParameters["limit"].flatMap { Int(String($0)) } ?? 100
+            guard let limit = Self.limit(request) else { return Self.badLimit }
             return try Self.encoded(["events": try await backend.events(appUserId: user, limit: limit)])
         }
         v1.get("/events") { request, _ in
-            let limit = request.uri.queryParameters["limit"].flatMap { Int(String($0)) } ?? 100
+            guard let limit = Self.limit(request) else { return Self.badLimit }
             return try Self.encoded(["events": try await backend.events(appUserId: nil, limit: limit)])
         }
         v1.post("/admin/reconcile") { _, _ in
@@ -96,7 +97,7 @@ public struct BackendHTTPServer: Sendable {
             return try Self.encoded(report)
         }
         v1.get("/admin/deliveries") { request, _ in
-            let limit = request.uri.queryParameters["limit"].flatMap { Int(String($0)) } ?? 100
+            guard let limit = Self.limit(request) else { return Self.badLimit }
             let eventId = request.uri.queryParameters["eventId"].map(String.init)
             struct Log: Encodable { var outbox: [String: Int]; var deliveries: [DeliveryLogEntry] }
             return try Self.encoded(Log(outbox: try await dispatcher.outboxCounts(),
@@ -107,6 +108,7 @@ public struct BackendHTTPServer: Sendable {
         }
         // The dashboard (`/`, `/customers`, sign-in) and its figures as JSON (`/v1/admin/overview`).
         BackendDashboard.register(router: router, v1: v1, backend: backend)
+        allowed.load(router.routes)
         return router
     }
 
@@ -126,17 +128,31 @@ public struct BackendHTTPServer: Sendable {
         (try? encoded(value)) ?? Response(status: .internalServerError)
     }
 
+    /// `?limit=`: 1–1000, default 100; nil (a 400) for anything else, a repeated one included,
+    /// as openapi.json says.
+    static func limit(_ request: Request) -> Int? {
+        let values = request.uri.queryParameters[values: "limit"]
+        guard let text = values.first else { return 100 }
+        guard values.count == 1, let limit = Int(String(text)), (1...1000).contains(limit) else { return nil }
+        return limit
+    }
+
+    static var badLimit: Response {
+        error(400, "invalidLimit", "limit must be one whole number from 1 to 1000")
+    }
+
     /// The app user ID a path names, percent-decoded as the app's SDK encodes it (an email address
-    /// arrives as `ann%40example.com`): 1–256 bytes of UTF-8 without control characters, else nil.
+    /// arrives as `ann%40example.com`): 1–256 characters (Unicode scalars, as openapi.json's
+    /// `maxLength` counts) without control characters, else nil.
     static func appUserId(_ context: BasicRequestContext) -> String? {
         guard let raw = context.parameters.get("appUserId"), let user = FormEncoding.pathDecoded(raw),
-              (1...256).contains(user.utf8.count), !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+              (1...256).contains(user.unicodeScalars.count), !user.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { return nil }
         return user
     }
 
     static var badAppUserId: Response {
-        error(400, "invalidAppUserId", "the path's app user ID must be 1–256 bytes of percent-encoded UTF-8 without control characters")
+        error(400, "invalidAppUserId", "the path's app user ID must be 1–256 characters of percent-encoded UTF-8 without control characters")
     }
 
     static func error(_ status: Int, _ code: String, _ message: String) -> Response {

@@ -41,7 +41,7 @@ import StoreTestSupport
         #expect(try await store.world(AppStore.defaultWorld).appTransaction(bundleId: testBundle, customer: "ana").payload.preorderDate == preordered)
         #expect(try await store.world(AppStore.defaultWorld).appTransaction(bundleId: testBundle, customer: "bob").payload.preorderDate == nil)
         let late = AppTransactionChange(preorderDate: original.originalPurchaseDate + 1)
-        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).updateAppTransaction(bundleId: testBundle, customer: "ana", change: late) } == "malformedRequest")
+        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).updateAppTransaction(bundleId: testBundle, customer: "ana", change: late) } == "unprocessableRequest")
         _ = try await store.world(AppStore.defaultWorld).updateAppTransaction(bundleId: testBundle, customer: "ana", change: AppTransactionChange(preorderDate: 0))
         #expect(try await store.world(AppStore.defaultWorld).appTransaction(bundleId: testBundle, customer: "ana").payload.preorderDate == nil)
     }

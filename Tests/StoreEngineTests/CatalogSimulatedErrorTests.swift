@@ -55,7 +55,7 @@ import StoreTestSupport
         }
         for (api, error) in [("Purchase", "bogus"), ("Verification", "networkError"), ("Load Products", "invalidQuantity"),
                              ("App Transaction", "duplicateRequest")] {
-            #expect(await storeCode { _ = try await store.world(world).setSimulatedError(api: api, error: error) } == "malformedRequest",
+            #expect(await storeCode { _ = try await store.world(world).setSimulatedError(api: api, error: error) } == "unprocessableRequest",
                     "\(api) with \(error)")
         }
         #expect(FailableAPIErrors.errors(for: "Verification").first == "revokedCertificate")

@@ -21,8 +21,8 @@ import Testing
         #expect(try await store.world(AppStore.defaultWorld).displayMessage(handed[0].id, bundleId: testBundle, customer: "ana") == shown)
         #expect(try await store.world(AppStore.defaultWorld).messages(bundleId: testBundle, customer: "ana").isEmpty)
         // Another customer cannot display it; an unknown ID is refused.
-        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).displayMessage(handed[0].id, bundleId: testBundle, customer: "bob") } == "malformedRequest")
-        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).displayMessage("nope", bundleId: testBundle, customer: "ana") } == "malformedRequest")
+        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).displayMessage(handed[0].id, bundleId: testBundle, customer: "bob") } == "notFound")
+        #expect(await storeCode { _ = try await store.world(AppStore.defaultWorld).displayMessage("nope", bundleId: testBundle, customer: "ana") } == "notFound")
     }
 
     @Test func aFailedRenewalQueuesABillingIssueMessage() async throws {

@@ -178,7 +178,7 @@ let adminCatalogJSON = fixtureCatalog("admin")
             let set = try await server.json(.PUT, "/admin/v1/worlds/\(world)/simulated-errors/purchase", ["error": "userCancelled"])
             #expect(set.status == 200 && set.json["api"] as? String == "Purchase")
             let failed = try await Self.buy(server, world: world, product: "a.coins", customer: "sam")
-            #expect(failed.status == 400 && failed.json["error"] as? String == "userCancelled")
+            #expect(failed.status == 409 && failed.json["error"] as? String == "userCancelled")
             // Another world is untouched.
             #expect(try await Self.buy(server, world: "default", product: "a.coins", customer: "sam").status == 200)
             let cleared = try await server.request(.DELETE, "/admin/v1/worlds/\(world)/simulated-errors/Purchase")
@@ -187,7 +187,7 @@ let adminCatalogJSON = fixtureCatalog("admin")
             let encoded = try await server.json(.PUT, "/admin/v1/worlds/\(world)/simulated-errors/Load%20Products", ["error": "networkError"])
             #expect(encoded.status == 200 && encoded.json["slug"] as? String == "load-products")
             let unknown = try await server.json(.PUT, "/admin/v1/worlds/\(world)/simulated-errors/teleport", ["error": "x"])
-            #expect(unknown.status == 400)
+            #expect(unknown.status == 404 && unknown.json["error"] as? String == "notFound")
             // Answers print their keys sorted: a world's simulated errors read the same in every process.
             _ = try await server.json(.PUT, "/admin/v1/worlds/\(world)/simulated-errors/App%20Transaction", ["error": "unknown"])
             let listed = try await server.request(.GET, "/admin/v1/worlds/\(world)").text

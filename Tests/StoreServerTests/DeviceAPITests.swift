@@ -47,7 +47,7 @@ let catalogJSON = fixtureCatalog("device-api")
                 (Data(#"{"customer":"a"}"#.utf8), 400, "malformedRequest"),
                 (Data(#"{"productId":5,"customer":"a"}"#.utf8), 400, "malformedRequest"),
                 (Data(#"{"productId":"t.seeds","customer":"a","quantity":"two"}"#.utf8), 400, "malformedRequest"),
-                (Data(#"{"productId":"t.seeds","customer":"a","quantity":99}"#.utf8), 400, "invalidQuantity"),
+                (Data(#"{"productId":"t.seeds","customer":"a","quantity":99}"#.utf8), 422, "invalidQuantity"),
                 (Data(#"{"productId":"t.seeds","customer":"a","appAccountToken":"nope"}"#.utf8), 400, "invalidAppAccountToken"),
                 (Data(#"{"productId":"t.unknown","customer":"a"}"#.utf8), 404, "productUnavailable"),
                 (Data(repeating: 0x20, count: 70_000), 413, "payloadTooLarge"),
@@ -68,7 +68,7 @@ let catalogJSON = fixtureCatalog("device-api")
             let again = try await server.json(.POST, purchases, ["productId": "t.history", "customer": "b"])
             #expect(again.status == 409 && again.json["error"] as? String == "alreadyPurchased")
             let badFront = try await server.json(.PUT, "/storekit/v1/customers/c", ["storefront": "XXX"])
-            #expect(badFront.status == 400 && badFront.json["error"] as? String == "invalidStorefront")
+            #expect(badFront.status == 422 && badFront.json["error"] as? String == "invalidStorefront")
             let finishUnknown = try await server.request(.POST, "/storekit/v1/apps/\(Self.bundle)/customers/b/transactions/123/finish")
             #expect(finishUnknown.status == 404)
         }

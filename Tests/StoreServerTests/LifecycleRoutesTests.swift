@@ -56,7 +56,7 @@ import Testing
             #expect(shown.status == 200 && shown.json["id"] as? String == id && shown.json["displayedDate"] is Int)
             #expect((try await server.request(.GET, device(world, "ana", "/messages")).json["messages"] as? [Any])?.isEmpty == true)
             let unknown = try await server.request(.POST, device(world, "ana", "/messages/nope/display"))
-            #expect(unknown.status == 400 && unknown.json["error"] as? String == "malformedRequest")
+            #expect(unknown.status == 404 && unknown.json["error"] as? String == "notFound")
 
             let consented = try await server.request(.POST, increase + "/consent")
             #expect(consented.status == 200)

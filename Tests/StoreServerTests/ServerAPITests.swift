@@ -154,7 +154,7 @@ import Testing
                 ("/inApps/v2/history/\(f.ids[0])?startDate=-1", 400, 4_000_015),
                 ("/inApps/v1/lookup/%20", 200, 0),
                 ("/inApps/v2/refund/lookup/abc", 400, 4_000_006),
-                ("/inApps/v1/transactions/appTransactions/0", 400, 4_000_006),
+                ("/inApps/v1/transactions/appTransactions/0", 404, 4_040_010),  // digits, so well formed; no such transaction
                 ("/inApps/v1/history/\(f.ids[0])?endDate=0", 200, 0),
             ]
             for (path, status, code) in cases {

@@ -191,8 +191,8 @@ struct CustomBuyStyle: ProductViewStyle {
             #expect(dismiss.headers.first(name: "X-OpenStore-Result") == "dismissed")
 
             let unknown = try await post(client, server, "/store/plans/actions?customer=di", "action=a99")
-            #expect(unknown.status == 400 && unknown.body.contains("no action"))
-            #expect(try await post(client, server, "/store/plans/actions?customer=di", "product=p.gold").status == 400)
+            #expect(unknown.status == 422 && unknown.body.contains("no action"))
+            #expect(try await post(client, server, "/store/plans/actions?customer=di", "product=p.gold").status == 422)
         }
     }
 

@@ -40,6 +40,8 @@ public enum OfferCodeRules {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
     /// Our limit for one request (App Store Connect caps the codes per quarter; we need no such cap).
     public static let maxCodesPerRequest = 10_000
+    /// Custom codes given in one request: as many as fit the request body's 64 KiB.
+    public static let maxCustomCodesPerRequest = 500
     /// Apple's exact format for custom codes isn't documented in our sources: we accept 1–64
     /// ASCII letters and digits, compared case-insensitively.
     public static let maxCustomCodeLength = 64
@@ -82,9 +84,10 @@ public enum OfferCodeRules {
     }
 
     /// The normalized custom code, or `malformedRequest` unless it is 1–64 ASCII letters and digits.
+    /// A code being made is taken as written (no spaces around it), as openapi.json's pattern says.
     public static func checkCustomCode(_ code: String) throws(StoreError) -> String {
         let normalized = normalize(code)
-        guard !normalized.isEmpty, normalized.count <= maxCustomCodeLength,
+        guard !normalized.isEmpty, normalized.count == code.count, normalized.count <= maxCustomCodeLength,
               normalized.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) })
         else { throw .malformedRequest("a custom offer code is 1–\(maxCustomCodeLength) letters A–Z and digits 0–9") }
         return normalized

@@ -23,9 +23,13 @@ public enum PriceIncreaseRules {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         let digits = { (part: Substring) in !part.isEmpty && part.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }
         guard text.count <= 24, (parts.count == 1 && digits(parts[0])) || (parts.count == 2 && digits(parts[0]) && digits(parts[1]) && parts[1].count <= 3),
-              let price = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), price > 0, price <= maximumPrice
+              let price = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
         else {
             throw .malformedRequest("newPrice must be a positive decimal string with at most 3 decimals, in the subscriber's currency (e.g. \"5.99\")")
+        }
+        // The form is right; the amount is not a price (openapi.json: 422).
+        guard price > 0, price <= maximumPrice else {
+            throw .unprocessable("newPrice must be above 0 and at most \(maximumPrice), in the subscriber's currency")
         }
         return PriceFormatter.milliunits(price)
     }

@@ -121,13 +121,13 @@ enum RevisionToken {
     }
 }
 
-/// Transaction IDs in paths: decimal digits only (Apple: `INVALID_TRANSACTION_ID` otherwise).
+/// Transaction IDs in paths: 1–19 decimal digits (Apple: `INVALID_TRANSACTION_ID` otherwise).
+/// Digits that name no possible transaction (`0`, or above `Int64.max`) are a well-formed ID that
+/// is not found, as at Apple, so they read as 0, which no transaction has (IDs start at 2×10¹⁵).
 enum TransactionNumber {
     static func parse(_ text: String, error: ServerAPIError = .invalidTransactionId) throws(ServerAPIError) -> Int64 {
-        guard !text.isEmpty, text.count <= 19, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
-              let value = Int64(text), value > 0
-        else { throw error }
-        return value
+        guard !text.isEmpty, text.utf8.count <= 19, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { throw error }
+        return Int64(text) ?? 0
     }
 }
 

@@ -62,20 +62,32 @@ enum AdminBody {
         }
     }
 
+    /// The API's time rates, exactly as openapi.json's `TimeRate` spells them: a case name, its
+    /// raw value (a number or a string of digits), or a multiplier such as `720x` or `0.5x`. The
+    /// CLI reads more spellings (`TimeRate.init(_:)`); a contract a generator reads stays exact.
     static func rate(_ value: TextOrNumber) throws -> TimeRate {
-        guard let rate = TimeRate(value.text) else {
+        let text = value.text
+        let exact = AppleTimeRate.allCases.contains { $0.name == text || String($0.rawValue) == text }
+            || text.wholeMatch(of: /(?:[1-9][0-9]{0,8}(?:\.[0-9]{1,6})?|0\.[0-9]{0,5}[1-9])x/) != nil
+        guard exact, let rate = TimeRate(text) else {
             throw RequestError.malformed(
-                "\"\(value.text)\" is not a time rate: use an SKTestSession.TimeRate name (oneSecondIsOneDay), its raw value (6) or a multiplier (720x)")
+                "\"\(text)\" is not a time rate: use an SKTestSession.TimeRate name (oneSecondIsOneDay), its raw value (6) or a multiplier (720x)")
         }
         return rate
     }
 
-    /// A JSON number is milliseconds; a string is anything `DurationParser` reads.
+    /// A JSON number is milliseconds; a string is openapi.json's `Duration`: digits with one
+    /// unit (`45s`, `30m`, `12h`, `1d`, `2w`, `1M`, `1y`), or ISO 8601 with one component. A
+    /// well-formed jump over 1000 years is refused as 422: the request is readable, its size is not.
     static func duration(_ value: TextOrNumber) throws -> TimeJump {
+        let text = value.text
+        guard value.isNumber ? text.wholeMatch(of: /[0-9]{1,15}/) != nil
+                             : text.wholeMatch(of: /[0-9]{1,15}(?:ms|s|m|h|d|w|M|y)?|P[0-9]{1,7}[YMWD]|PT[0-9]{1,10}[HMS]/) != nil
+        else { throw RequestError.malformed(DurationParser.Failure.invalid(text).description) }
         do {
-            return try DurationParser.parse(value.text)
+            return try DurationParser.parse(text)
         } catch {
-            throw RequestError.malformed(error.description)
+            throw RequestError(status: 422, code: "durationTooLong", message: error.description)
         }
     }
 
@@ -92,7 +104,7 @@ enum AdminBody {
     static func failableAPI(_ text: String) throws -> String {
         let wanted = slugKey(text)
         guard let name = AppStore.failableAPIs.first(where: { slugKey($0) == wanted }) else {
-            throw RequestError.malformed(
+            throw RequestError(status: 404, code: "notFound", message:
                 "unknown StoreKit API \"\(text)\"; one of: \(AppStore.failableAPIs.map(slug).joined(separator: ", "))")
         }
         return name

@@ -57,7 +57,7 @@ struct AdminTransactionRoutes {
 
         world.delete("apps/:bundleId/transactions") { request, context in
             let bundleId = try context.pathValue("bundleId")
-            let customer = request.queryValue("customer")
+            let customer = try request.queryValue("customer")
             try await context.world(try context.pathValue("world"), in: store).clearTransactions(bundleId: bundleId, customer: customer)
             return try JSONResponse.ok(AdminView.Cleared(bundleId: bundleId, customer: customer))
         }
@@ -70,16 +70,8 @@ struct AdminTransactionRoutes {
     }
 
     func events(_ request: Request, _ context: StoreRequestContext) async throws -> Response {
-        func number(_ key: String, default value: Int64, range: ClosedRange<Int64>) throws -> Int64 {
-            guard let text = request.queryValue(key) else { return value }
-            guard let number = Int64(text), range.contains(number) else {
-                let upper = range.upperBound == .max ? "" : " to \(range.upperBound)"
-                throw RequestError.malformed("query \(key) must be an integer from \(range.lowerBound)\(upper)")
-            }
-            return number
-        }
-        let after = try number("after", default: 0, range: 0...Int64.max)
-        let limit = try number("limit", default: 1000, range: 1...10_000)
+        let after = try request.queryInteger("after", default: 0, range: 0...Int64.max)
+        let limit = try request.queryInteger("limit", default: 1000, range: 1...10_000)
         let records = try await context.world(try context.pathValue("world"), in: store).events(after: after, limit: Int(limit))
         return try JSONResponse.ok(AdminView.Events(events: records.map(AdminView.Event.init), lastSeq: records.last?.seq ?? after))
     }

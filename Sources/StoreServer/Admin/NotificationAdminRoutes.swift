@@ -36,8 +36,8 @@ struct NotificationAdminRoutes {
         world.get("notifications") { request, context in
             let query = request.uri.queryParameters
             let list = try await context.world(try context.pathValue("world"), in: store).notifications(bundleId: query["bundleId"].map(String.init),
-                afterSeq: query["after"].flatMap { Int64(String($0)) } ?? 0,
-                limit: query["limit"].flatMap { Int(String($0)) } ?? 1000)
+                afterSeq: try request.queryInteger("after", default: 0, range: 0...Int64.max),
+                limit: Int(try request.queryInteger("limit", default: 1000, range: 1...10_000)))
             return try JSONResponse.ok(NotificationList(notifications: list))
         }
         world.post("transactions/:transactionId/refund-request") { request, context in

@@ -34,7 +34,10 @@ extension ManagePages {
     }
 
     func customerData(_ query: ManageQuery) async throws -> CustomerData {
-        guard let customer = query["id"] else { throw RequestError.malformed("Which customer? The address has no id.") }
+        // The id is a customer's name as written (names may start or end with a space), and one
+        // no account can have is refused, as openapi.json's `CustomerName` says.
+        guard let customer = query.fields["id"], !customer.isEmpty else { throw RequestError.malformed("Which customer? The address has no id.") }
+        try AppStore.checkCustomerName(customer)
         let app = try app(query)
         let page = max(0, Int(query["page"] ?? "0") ?? 0)
         let world = query.world

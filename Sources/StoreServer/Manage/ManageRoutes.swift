@@ -94,7 +94,7 @@ struct ManageRoutes {
         func failure(_ status: Int, _ message: String) -> Response {
             var plain = query
             plain.notice = nil
-            let code = HTTPResponse.Status(code: status)
+            let code = HTMLResponse.refusalStatus(status, for: request)
             return ManageDocument.page(HTMLResponse.title(code), plain, section: nil, status: code) { html in
                 html.element("h1", text: HTMLResponse.title(code))
                 html.element("p", [("role", "alert")], text: message)
@@ -110,7 +110,7 @@ struct ManageRoutes {
             if error.statusCode == 413 { response.headers[.connection] = "close" }
             return response
         } catch let error as OfferError {
-            return failure(400, error.message)
+            return failure(error.httpStatus, error.message)
         } catch {
             context.noteElsewhere(error)
             context.logger.error("dashboard page failed: \(error)")

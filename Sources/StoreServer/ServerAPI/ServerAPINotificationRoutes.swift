@@ -16,8 +16,7 @@ struct ServerAPINotificationRoutes {
         }
         api.get("v1/notifications/test/:testNotificationToken") { request, context in
             let caller = try await gateway.authenticate(request)
-            let raw = context.parameters.get("testNotificationToken") ?? ""
-            return try AppleJSON.ok(try await store.testNotificationStatus(token: raw.removingPercentEncoding ?? raw, caller: caller))
+            return try AppleJSON.ok(try await store.testNotificationStatus(token: context.appleSegment("testNotificationToken"), caller: caller))
         }
         api.post("v1/notifications/history") { request, _ in
             let caller = try await gateway.authenticate(request)

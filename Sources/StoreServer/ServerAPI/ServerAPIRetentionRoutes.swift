@@ -22,11 +22,11 @@ struct ServerAPIRetentionRoutes {
             let caller = try await caller(request)
             let png = try await Self.body(of: request, limit: Self.maxImageBytes)
             try await store.uploadRetentionImage(
-                try context.path("imageIdentifier"), png: png, imageSize: request.uri.queryParameters["imageSize"].map(String.init), caller: caller)
+                context.appleSegment("imageIdentifier"), png: png, imageSize: request.uri.queryParameters["imageSize"].map(String.init), caller: caller)
             return AppleJSON.empty(.ok)
         }
         messaging.delete("image/:imageIdentifier") { request, context in
-            try await store.deleteRetentionImage(try context.path("imageIdentifier"), caller: try await caller(request))
+            try await store.deleteRetentionImage(context.appleSegment("imageIdentifier"), caller: try await caller(request))
             return AppleJSON.empty(.ok)
         }
         messaging.get("message/list") { request, _ in
@@ -35,27 +35,27 @@ struct ServerAPIRetentionRoutes {
         messaging.put("message/:messageIdentifier") { request, context in
             let caller = try await caller(request)
             try await store.uploadRetentionMessage(
-                try context.path("messageIdentifier"), body: try await ServerAPINotificationRoutes.body(of: request), caller: caller)
+                context.appleSegment("messageIdentifier"), body: try await ServerAPINotificationRoutes.body(of: request), caller: caller)
             return AppleJSON.empty(.ok)
         }
         messaging.delete("message/:messageIdentifier") { request, context in
-            try await store.deleteRetentionMessage(try context.path("messageIdentifier"), caller: try await caller(request))
+            try await store.deleteRetentionMessage(context.appleSegment("messageIdentifier"), caller: try await caller(request))
             return AppleJSON.empty(.ok)
         }
         messaging.get("default/:productId/:locale") { request, context in
             try AppleJSON.ok(try await store.defaultMessage(
-                productId: try context.path("productId"), locale: try context.path("locale"), caller: try await caller(request)))
+                productId: context.appleSegment("productId"), locale: context.appleSegment("locale"), caller: try await caller(request)))
         }
         messaging.put("default/:productId/:locale") { request, context in
             let caller = try await caller(request)
             try await store.configureDefaultMessage(
-                productId: try context.path("productId"), locale: try context.path("locale"),
+                productId: context.appleSegment("productId"), locale: context.appleSegment("locale"),
                 body: try await ServerAPINotificationRoutes.body(of: request), caller: caller)
             return AppleJSON.empty(.ok)
         }
         messaging.delete("default/:productId/:locale") { request, context in
             try await store.deleteDefaultMessage(
-                productId: try context.path("productId"), locale: try context.path("locale"), caller: try await caller(request))
+                productId: context.appleSegment("productId"), locale: context.appleSegment("locale"), caller: try await caller(request))
             return AppleJSON.empty(.ok)
         }
         messaging.get("realtime/url") { request, _ in
@@ -76,7 +76,7 @@ struct ServerAPIRetentionRoutes {
                 body: try await ServerAPINotificationRoutes.body(of: request), caller: caller))
         }
         messaging.get("performanceTest/result/:requestId") { request, context in
-            try AppleJSON.ok(try await store.performanceTestResult(requestId: try context.path("requestId"), caller: try await caller(request)))
+            try AppleJSON.ok(try await store.performanceTestResult(requestId: context.appleSegment("requestId"), caller: try await caller(request)))
         }
     }
 
@@ -95,10 +95,3 @@ struct ServerAPIRetentionRoutes {
     }
 }
 
-extension StoreRequestContext {
-    /// A path segment, percent-decoded.
-    fileprivate func path(_ name: String) throws -> String {
-        let raw = parameters.get(name) ?? ""
-        return raw.removingPercentEncoding ?? raw
-    }
-}

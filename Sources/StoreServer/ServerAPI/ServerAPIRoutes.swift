@@ -28,56 +28,56 @@ struct ServerAPIRoutes {
                 try await authenticated(request) { caller in
                     let query = try TransactionHistoryRequest(parameters: request.uri.queryParameters.map { (String($0.key), String($0.value)) })
                     return try AppleJSON.ok(try await store.transactionHistory(
-                        anyTransactionId: try context.transactionPath(), request: query, version: version, caller: caller))
+                        anyTransactionId: context.appleSegment("transactionId"), request: query, version: version, caller: caller))
                 }
             }
         }
         api.get("v1/transactions/:transactionId") { request, context in
             try await authenticated(request) { caller in
-                try AppleJSON.ok(try await store.transactionInfo(transactionId: try context.transactionPath(), caller: caller))
+                try AppleJSON.ok(try await store.transactionInfo(transactionId: context.appleSegment("transactionId"), caller: caller))
             }
         }
         api.get("v2/refund/lookup/:transactionId") { request, context in
             try await authenticated(request) { caller in
                 try AppleJSON.ok(try await store.refundHistory(
-                    anyTransactionId: try context.transactionPath(), revision: request.uri.queryParameters["revision"].map(String.init),
+                    anyTransactionId: context.appleSegment("transactionId"), revision: request.uri.queryParameters["revision"].map(String.init),
                     caller: caller))
             }
         }
         api.get("v1/lookup/:orderId") { request, context in
             try await authenticated(request) { caller in
-                try AppleJSON.ok(try await store.lookUpOrder(orderId: try context.transactionPath("orderId"), caller: caller))
+                try AppleJSON.ok(try await store.lookUpOrder(orderId: context.appleSegment("orderId"), caller: caller))
             }
         }
         api.put("v2/transactions/consumption/:transactionId") { request, context in
             try await authenticated(request) { caller in
                 try await store.sendConsumptionInformation(
-                    transactionId: try context.transactionPath(), body: try await request.appleBody(), caller: caller)
+                    transactionId: context.appleSegment("transactionId"), body: try await request.appleBody(), caller: caller)
                 return AppleJSON.empty(.accepted)
             }
         }
         api.put("v1/transactions/consumption/:transactionId") { request, context in
             try await authenticated(request) { caller in
                 try await store.sendConsumptionData(
-                    transactionId: try context.transactionPath(), body: try await request.appleBody(), caller: caller)
+                    transactionId: context.appleSegment("transactionId"), body: try await request.appleBody(), caller: caller)
                 return AppleJSON.empty(.accepted)
             }
         }
         api.put("v1/transactions/:transactionId/appAccountToken") { request, context in
             try await authenticated(request) { caller in
                 try await store.setAppAccountToken(
-                    originalTransactionId: try context.transactionPath(), body: try await request.appleBody(), caller: caller)
+                    originalTransactionId: context.appleSegment("transactionId"), body: try await request.appleBody(), caller: caller)
                 return AppleJSON.empty(.ok)
             }
         }
         api.get("v1/transactions/appTransactions/:transactionId") { request, context in
             try await authenticated(request) { caller in
-                try AppleJSON.ok(try await store.appTransactionInfo(anyTransactionId: try context.transactionPath(), caller: caller))
+                try AppleJSON.ok(try await store.appTransactionInfo(anyTransactionId: context.appleSegment("transactionId"), caller: caller))
             }
         }
         api.post("v1/transactions/:transactionId/finish") { request, context in
             try await authenticated(request) { caller in
-                try await store.finishTransaction(transactionId: try context.transactionPath(), caller: caller)
+                try await store.finishTransaction(transactionId: context.appleSegment("transactionId"), caller: caller)
                 return AppleJSON.empty(.ok)
             }
         }
@@ -89,13 +89,6 @@ struct ServerAPIRoutes {
     }
 }
 
-extension StoreRequestContext {
-    /// A path segment, percent-decoded; an absent one reads as empty (and then fails validation).
-    fileprivate func transactionPath(_ name: String = "transactionId") throws -> String {
-        let raw = parameters.get(name) ?? ""
-        return raw.removingPercentEncoding ?? raw
-    }
-}
 
 extension Request {
     /// Largest body the Server API reads (its bodies are a few hundred bytes).

@@ -12,13 +12,13 @@ struct ServerAPISubscriptionRoutes {
             let caller = try await gateway.authenticate(request)
             let statuses = request.uri.queryParameters[values: "status"].map(String.init)
             return try AppleJSON.ok(try await store.allSubscriptionStatuses(
-                anyTransactionId: try context.decodedParameter("transactionId"), statusFilter: statuses, caller: caller))
+                anyTransactionId: context.appleSegment("transactionId"), statusFilter: statuses, caller: caller))
         }
         api.put("v1/subscriptions/extend/:originalTransactionId") { request, context in
             let caller = try await gateway.authenticate(request)
             let body = try await request.collectAppleBody()
             return try AppleJSON.ok(try await store.extendRenewalDate(
-                originalTransactionId: try context.decodedParameter("originalTransactionId"),
+                originalTransactionId: context.appleSegment("originalTransactionId"),
                 request: try ExtendRenewalDateRequest(body: body), caller: caller))
         }
         api.post("v1/subscriptions/extend/mass") { request, _ in
@@ -30,18 +30,12 @@ struct ServerAPISubscriptionRoutes {
         api.get("v1/subscriptions/extend/mass/:productId/:requestIdentifier") { request, context in
             let caller = try await gateway.authenticate(request)
             return try AppleJSON.ok(try await store.massExtensionStatus(
-                productId: try context.decodedParameter("productId"),
-                requestIdentifier: try context.decodedParameter("requestIdentifier"), caller: caller))
+                productId: context.appleSegment("productId"),
+                requestIdentifier: context.appleSegment("requestIdentifier"), caller: caller))
         }
     }
 }
 
-extension StoreRequestContext {
-    fileprivate func decodedParameter(_ name: String) throws -> String {
-        let raw = parameters.get(name) ?? ""
-        return raw.removingPercentEncoding ?? raw
-    }
-}
 
 extension Request {
     /// The raw body, at most 64 KiB (an oversized one is `GENERAL_BAD_REQUEST`).

@@ -5,6 +5,13 @@ import StoreViews
 /// HTML answers of the store pages. Pages are never cached (they show live entitlements) and
 /// may not be framed by other sites, so a purchase button can't be clicked through a disguise.
 enum HTMLResponse {
+    /// The status a page answers a refusal with. A form a page posted is always a readable form;
+    /// what the store refuses in it (a field its action needs, a value out of range) is 422, as
+    /// openapi.json documents for the form posts, where 400 would say the form itself is broken.
+    static func refusalStatus(_ code: Int, for request: Request) -> HTTPResponse.Status {
+        HTTPResponse.Status(code: request.method == .post && code == 400 ? 422 : code)
+    }
+
     static let resultHeader = HTTPFields.Element.Name("X-OpenStore-Result")!
 
     static func page(_ html: String, status: HTTPResponse.Status = .ok) -> Response {

@@ -125,9 +125,9 @@ struct StorePageRoutes {
             if request.method == .get, response.status == .ok, let result = query.result { response.headers[HTMLResponse.resultHeader] = result }
             return response
         } catch let error as StoreError {
-            return HTMLResponse.error(HTTPResponse.Status(code: error.httpStatus), error.message, query: query)
+            return HTMLResponse.error(HTMLResponse.refusalStatus(error.httpStatus, for: request), error.message, query: query)
         } catch let error as RequestError {
-            var response = HTMLResponse.error(error.status, error.message, query: query)
+            var response = HTMLResponse.error(HTMLResponse.refusalStatus(error.statusCode, for: request), error.message, query: query)
             if error.statusCode == 413 { response.headers[.connection] = "close" }
             return response
         } catch {
