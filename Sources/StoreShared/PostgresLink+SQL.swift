@@ -25,9 +25,11 @@ struct PostgresLinkSQL: SQLDatabase {
         for attempt in 1...2 {
             let connection = try await link.connection()
             do {
-                try await connection.sql().execute(sql: query) { row in
-                    delivered.increment()
-                    onRow(row)
+                try await PostgresCloseWatch.guarded(connection) {
+                    try await connection.sql().execute(sql: query) { row in
+                        delivered.increment()
+                        onRow(row)
+                    }
                 }
                 return
             } catch {
@@ -37,6 +39,31 @@ struct PostgresLinkSQL: SQLDatabase {
                 throw failure
             }
         }
+    }
+}
+
+/// SQLKit's view of one connection inside a transaction (`PostgresLink.begin`): each statement
+/// fails at once if the connection closed under it (`PostgresCloseWatch`), instead of waiting
+/// for an answer that never comes.
+package struct PostgresConnectionSQL: SQLDatabase {
+    let connection: PostgresConnection
+    package let logger: Logger
+
+    package init(_ connection: PostgresConnection, logger: Logger) {
+        self.connection = connection
+        self.logger = logger
+    }
+
+    package var eventLoop: any EventLoop { connection.eventLoop }
+    package var dialect: any SQLDialect { PostgresDialect() }
+
+    package func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) -> EventLoopFuture<Void> {
+        eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
+    }
+
+    package func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        let connection = connection
+        try await PostgresCloseWatch.guarded(connection) { try await connection.sql().execute(sql: query, onRow) }
     }
 }
 

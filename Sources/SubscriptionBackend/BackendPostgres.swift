@@ -43,6 +43,6 @@ enum BackendPostgres {
     /// BEGIN is replaced once, a loss later fails the write (`PostgresLink.begin`, `abandon`).
     static func begin(on writer: PostgresLink) async throws -> BackendWriteConnection {
         let connection = try await writer.begin()
-        return BackendWriteConnection(sql: connection.sql()) { error in await writer.abandon(connection, after: error) }
+        return BackendWriteConnection(sql: PostgresConnectionSQL(connection, logger: writer.logger)) { error in await writer.abandon(connection, after: error) }
     }
 }

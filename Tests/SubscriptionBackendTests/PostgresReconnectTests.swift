@@ -83,6 +83,31 @@ import StoreShared
         } }
     }
 
+    /// The window PostgresNIO leaves open: a statement handed to a connection that closed after
+    /// the link gave it out (between the `isClosed` check and the send) is written nowhere, and
+    /// PostgresNIO never answers it. Guarded (`PostgresCloseWatch`), it fails at once as a lost
+    /// connection, and the link's next use opens a new connection.
+    @Test(.enabled(if: BackendTestEngine.postgresURL != nil))
+    func aStatementOnAConnectionClosedUnderItFailsAtOnceAndTheNextUseReconnects() async throws {
+        guard let text = BackendTestEngine.postgresURL, case .postgres(let server) = try DatabaseURL(parsing: text) else { return }
+        let link = try PostgresLink(location: server, id: 7, logger: .init(label: "backend.tests"))
+        try await finishing(within: 30) {
+            let connection = try await link.connection()
+            try await connection.close()
+            let error = await #expect(throws: (any Error).self) {
+                try await PostgresConnectionSQL(connection, logger: link.logger).raw("SELECT 1").run()
+            }
+            #expect(error.map { PostgresFailure.isConnectionLoss($0, connection: connection) } == true)
+            // A transaction begun now gets a new connection, and its statements run.
+            let fresh = try await link.begin()
+            #expect(fresh !== connection)
+            let rows = try await PostgresConnectionSQL(fresh, logger: link.logger).raw("SELECT 1 AS one").all()
+            #expect(rows.count == 1)
+            _ = await link.abandon(fresh, after: CancellationError())
+        }
+        await link.close()
+    }
+
     /// Waits at most `seconds` for `body`, then fails: a request stuck on a dead connection (as
     /// the backend's were before it reopened them) fails the test instead of stalling the run.
     /// A body that overruns is left behind.
