@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from harness import Size  # noqa: E402
 import checks_auth  # noqa: E402
+import checks_backend  # noqa: E402
 import checks_concurrency  # noqa: E402
 import checks_crash  # noqa: E402
 import checks_disk  # noqa: E402
@@ -37,6 +38,7 @@ CHECKS = [
     ("crash", checks_crash.run),
     ("disk", checks_disk.run),
     ("schema", checks_schema.run),
+    ("backend", checks_backend.run),
     ("fuzz", checks_fuzz.run),
     ("soak", checks_soak.run),
     ("idle", checks_idle.run),
