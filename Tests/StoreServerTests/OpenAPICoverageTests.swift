@@ -37,4 +37,42 @@ import Testing
             #expect(unserved.isEmpty, "openapi.json paths the server does not serve:\n\(unserved.joined(separator: "\n"))")
         }
     }
+
+    /// The rules that keep the document exact for a route added later (docs/reliability.md, "The
+    /// documents are exact"): on our own surfaces every path parameter says what it accepts (a
+    /// pattern or a list), and every operation lists the refusals it can answer: 400 when it
+    /// takes parameters or a body, 404 when it names a world, 413 when it reads a JSON body.
+    @Test func everyOperationSaysWhatItAcceptsAndHowItRefuses() async throws {
+        var served: [String: Any]?
+        try await LiveServer.with(apps: [], transport: .router) { server in served = try await server.request(.GET, "/openapi.json").json }
+        let document = try #require(served)
+        let components = try #require(document["components"] as? [String: Any])
+        let parameters = components["parameters"] as? [String: [String: Any]] ?? [:]
+        let schemas = components["schemas"] as? [String: [String: Any]] ?? [:]
+        func resolved(_ object: [String: Any], in table: [String: [String: Any]]) -> [String: Any] {
+            guard let ref = object["$ref"] as? String, let name = ref.split(separator: "/").last else { return object }
+            return resolved(table[String(name)] ?? [:], in: table)
+        }
+        var faults: [String] = []
+        for (path, item) in try #require(document["paths"] as? [String: [String: Any]]) {
+            if path.hasPrefix("/inApps") || path.hasSuffix("verifyReceipt") { continue }  // Apple's contract
+            let shared = item["parameters"] as? [[String: Any]] ?? []
+            for (method, value) in item where ["get", "post", "put", "patch", "delete"].contains(method) {
+                let operation = try #require(value as? [String: Any])
+                let responses = try #require(operation["responses"] as? [String: Any])
+                let all = (shared + (operation["parameters"] as? [[String: Any]] ?? [])).map { resolved($0, in: parameters) }
+                for parameter in all where parameter["in"] as? String == "path" {
+                    let schema = resolved(parameter["schema"] as? [String: Any] ?? [:], in: schemas)
+                    if schema["pattern"] == nil && schema["enum"] == nil {
+                        faults.append("\(method) \(path): path parameter \(parameter["name"] ?? "?") has neither pattern nor enum")
+                    }
+                }
+                if (!all.isEmpty || operation["requestBody"] != nil), responses["400"] == nil { faults.append("\(method) \(path): no 400") }
+                if all.contains(where: { $0["name"] as? String == "world" }), responses["404"] == nil { faults.append("\(method) \(path): no 404") }
+                let body = (operation["requestBody"] as? [String: Any])?["content"] as? [String: Any]
+                if body?["application/json"] != nil, responses["413"] == nil { faults.append("\(method) \(path): no 413") }
+            }
+        }
+        #expect(faults.isEmpty, "\(faults.sorted().joined(separator: "\n"))")
+    }
 }
