@@ -47,7 +47,7 @@ def run(size: Size):
         backend = Backend(ws)
         try:
             cases, ops = schemathesis(ws, "backend", f"{backend.url}/openapi.json", Backend.TOKEN, seed,
-                                      examples=size.pick(60, 1000), target=size.pick(1000, 20000), size=size)
+                                      examples=size.pick(60, 1100), target=size.pick(1000, 20000), size=size)
             expect(backend.alive(), "the backend exited during the schema fuzzing")
             backend_pairs = allow_coverage(backend.url, {"Authorization": f"Bearer {Backend.TOKEN}"})
         finally:

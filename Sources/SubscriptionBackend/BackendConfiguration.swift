@@ -25,6 +25,10 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
     public var webhookMaxAttempts: Int
     /// When set, `/v1/*` requires `Authorization: Bearer <token>`.
     public var apiToken: String?
+    /// Server API calls a reconcile pass has in flight at once (Transaction History per customer,
+    /// All Subscription Statuses per subscription). Against Apple's hosts the calls are also
+    /// paced to Apple's published rates (`ServerAPIPacer`).
+    public var reconcileConcurrency: Int
 
     /// Defaults: loopback on port 8081, a SQLite file under `.openstore-backend/`, hourly
     /// reconciliation, webhooks retried from 5 s up to an hour, 10 attempts.
@@ -32,7 +36,7 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
         host: String = "127.0.0.1", port: Int = 8081, database: String = ".openstore-backend/backend.sqlite",
         apps: [AppConfiguration] = [], webhooks: [WebhookTarget] = [], reconcileIntervalSeconds: Double = 3600,
         webhookRetryBaseSeconds: Double = 5, webhookRetryMaxSeconds: Double = 3600, webhookMaxAttempts: Int = 10,
-        apiToken: String? = nil
+        apiToken: String? = nil, reconcileConcurrency: Int = 8
     ) {
         self.host = host
         self.port = port
@@ -44,11 +48,12 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
         self.webhookRetryMaxSeconds = webhookRetryMaxSeconds
         self.webhookMaxAttempts = webhookMaxAttempts
         self.apiToken = apiToken
+        self.reconcileConcurrency = reconcileConcurrency
     }
 
     enum CodingKeys: String, CodingKey {
         case host, port, database, apps, webhooks, reconcileIntervalSeconds, webhookRetryBaseSeconds
-        case webhookRetryMaxSeconds, webhookMaxAttempts, apiToken
+        case webhookRetryMaxSeconds, webhookMaxAttempts, apiToken, reconcileConcurrency
     }
 
     /// Missing keys take their defaults, so a file may hold only what differs.
@@ -65,6 +70,7 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
         webhookRetryMaxSeconds = try c.decodeIfPresent(Double.self, forKey: .webhookRetryMaxSeconds) ?? d.webhookRetryMaxSeconds
         webhookMaxAttempts = try c.decodeIfPresent(Int.self, forKey: .webhookMaxAttempts) ?? d.webhookMaxAttempts
         apiToken = try c.decodeIfPresent(String.self, forKey: .apiToken)
+        reconcileConcurrency = try c.decodeIfPresent(Int.self, forKey: .reconcileConcurrency) ?? d.reconcileConcurrency
     }
 
     /// Reads `backend.json`; a broken file is reported with the JSON path of the fault.
@@ -95,6 +101,9 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
     /// Problems that would make the backend refuse or misread data, found before it starts.
     public func validate() throws {
         if apps.isEmpty { throw BackendConfigurationError("no app configured: give --bundle-id or apps in backend.json") }
+        if !(1...256).contains(reconcileConcurrency) {
+            throw BackendConfigurationError("$.reconcileConcurrency \(reconcileConcurrency) must be 1 to 256 (Server API calls a reconcile pass has in flight)")
+        }
         var seen = Set<String>()
         for (index, app) in apps.enumerated() {
             let at = "$.apps[\(index)]"

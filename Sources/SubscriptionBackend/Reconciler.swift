@@ -33,6 +33,35 @@ public final class Reconciler: Sendable {
         public var refused = 0
         /// One line per failure (an unreadable key, a failed call, a refused payload); the pass goes on past each.
         public var errors: [String] = []
+
+        /// Adds what another part of the pass did.
+        mutating func merge(_ other: Report) {
+            notificationsApplied += other.notificationsApplied
+            notificationsAlreadyKnown += other.notificationsAlreadyKnown
+            transactionsSeen += other.transactionsSeen
+            subscriptionsChecked += other.subscriptionsChecked
+            refused += other.refused
+            errors += other.errors
+        }
+    }
+
+    /// Runs `body` for each item, at most `limit` at once (`reconcileConcurrency`), and adds up
+    /// their reports. Each customer's calls stay in order; different customers overlap, so a pass
+    /// over 10,000 customers waits for round trips `limit` at a time, not one by one.
+    static func bounded<Item: Sendable>(_ items: [Item], limit: Int, _ body: @escaping @Sendable (Item) async -> Report) async -> Report {
+        await withTaskGroup(of: Report.self) { group in
+            var report = Report()
+            var pending = items.makeIterator()
+            for _ in 0..<max(1, limit) {
+                guard let item = pending.next() else { break }
+                group.addTask { await body(item) }
+            }
+            while let done = await group.next() {
+                report.merge(done)
+                if let item = pending.next() { group.addTask { await body(item) } }
+            }
+            return report
+        }
     }
 
     static let day: Int64 = 86_400_000
@@ -143,46 +172,58 @@ public final class Reconciler: Sendable {
             return
         }
         let byUser = Dictionary(grouping: links, by: \.appUserId)
-        for (user, userLinks) in byUser.sorted(by: { $0.key < $1.key }) {
-            guard let anyId = userLinks.first?.originalTransactionId else { continue }
-            do {
-                var revision = try await database.revision(environment: environment, bundleId: app.bundleId, appUserId: user)
-                var more = true
-                while more {
-                    let page = try await client.transactionHistory(transactionId: anyId, revision: revision)
-                    var signed: [SignedTransaction] = []
-                    for jws in page.signedTransactions ?? [] {
-                        do {
-                            signed.append(try checker.transaction(jws))
-                        } catch {
-                            report.refused += 1
-                            report.errors.append("transaction history: refused a transaction: \(error.description)")
-                        }
-                    }
-                    report.transactionsSeen += signed.count
-                    let newRevision = page.revision
-                    let batch = signed
-                    let webhooks = backend.configuration.webhooks
-                    let events = try await database.write { store in
-                        var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: backend.nowMs())
-                        // Transaction History signs everything now: purchase order is the order of change.
-                        for transaction in batch.sorted(by: { (($0.fields.purchaseDate ?? 0), $0.fields.transactionId ?? "") < (($1.fields.purchaseDate ?? 0), $1.fields.transactionId ?? "") }) {
-                            // Same Apple account: its other subscriptions belong to this customer too.
-                            try await writer.apply(transaction, owner: user)
-                        }
-                        if let newRevision {
-                            try await store.replace(RevisionRow(environment: environment, bundleId: app.bundleId, appUserId: user, revision: newRevision))
-                        }
-                        return writer.events.count
-                    }
-                    if events > 0 { backend.onEvents() }
-                    revision = newRevision
-                    more = page.hasMore == true && newRevision != nil
-                }
-            } catch {
-                report.errors.append("\(app.bundleId) \(environment) transaction history of \(user): \(error)")
-            }
+        let customers = byUser.sorted(by: { $0.key < $1.key }).compactMap { user, links in
+            links.first.map { (user: user, anyId: $0.originalTransactionId) }
         }
+        report.merge(await Self.bounded(customers, limit: backend.configuration.reconcileConcurrency) { customer in
+            await self.transactions(of: customer.user, anyId: customer.anyId, app: app, environment: environment, client: client, checker: checker)
+        })
+    }
+
+    /// One customer's Transaction History from their stored revision, page by page.
+    private func transactions(of user: String, anyId: String, app: AppConfiguration, environment: String,
+                              client: ServerAPIClient, checker: SignedDataChecker) async -> Report {
+        var report = Report()
+        let database = backend.database
+        do {
+            var revision = try await database.revision(environment: environment, bundleId: app.bundleId, appUserId: user)
+            var more = true
+            while more {
+                let page = try await client.transactionHistory(transactionId: anyId, revision: revision)
+                var signed: [SignedTransaction] = []
+                for jws in page.signedTransactions ?? [] {
+                    do {
+                        signed.append(try checker.transaction(jws))
+                    } catch {
+                        report.refused += 1
+                        report.errors.append("transaction history: refused a transaction: \(error.description)")
+                    }
+                }
+                report.transactionsSeen += signed.count
+                let newRevision = page.revision
+                let batch = signed
+                let webhooks = backend.configuration.webhooks
+                let backend = backend
+                let events = try await database.write { store in
+                    var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: backend.nowMs())
+                    // Transaction History signs everything now: purchase order is the order of change.
+                    for transaction in batch.sorted(by: { (($0.fields.purchaseDate ?? 0), $0.fields.transactionId ?? "") < (($1.fields.purchaseDate ?? 0), $1.fields.transactionId ?? "") }) {
+                        // Same Apple account: its other subscriptions belong to this customer too.
+                        try await writer.apply(transaction, owner: user)
+                    }
+                    if let newRevision {
+                        try await store.replace(RevisionRow(environment: environment, bundleId: app.bundleId, appUserId: user, revision: newRevision))
+                    }
+                    return writer.events.count
+                }
+                if events > 0 { backend.onEvents() }
+                revision = newRevision
+                more = page.hasMore == true && newRevision != nil
+            }
+        } catch {
+            report.errors.append("\(app.bundleId) \(environment) transaction history of \(user): \(error)")
+        }
+        return report
     }
 
     // MARK: All Subscription Statuses
@@ -202,32 +243,46 @@ public final class Reconciler: Sendable {
                 let lapsed = (latest.expiresMs ?? 0) <= clock && renewal.autoRenewStatus == 1 && renewal.expirationIntent == nil
                 if lapsed || renewal.inBillingRetry { uncertain.append(renewal.originalTransactionId) }
             }
-            for original in uncertain {
-                let response = try await client.allSubscriptionStatuses(transactionId: original)
-                report.subscriptionsChecked += 1
-                var transactions: [SignedTransaction] = []
-                var renewals: [SignedRenewalInfo] = []
-                for item in (response.data ?? []).flatMap({ $0.lastTransactions ?? [] }) {
-                    do {
-                        if let t = item.signedTransactionInfo { transactions.append(try checker.transaction(t)) }
-                        if let r = item.signedRenewalInfo { renewals.append(try checker.renewalInfo(r)) }
-                    } catch {
-                        report.refused += 1
-                        report.errors.append("subscription statuses: refused data: \(error.description)")
-                    }
-                }
-                let webhooks = backend.configuration.webhooks
-                let (found, foundRenewals) = (transactions, renewals)
-                let events = try await database.write { store in
-                    var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: backend.nowMs())
-                    for t in found { try await writer.apply(t, owner: nil) }
-                    for r in foundRenewals { try await writer.apply(r) }
-                    return writer.events.count
-                }
-                if events > 0 { backend.onEvents() }
-            }
+            report.merge(await Self.bounded(uncertain, limit: backend.configuration.reconcileConcurrency) { original in
+                await self.statuses(of: original, app: app, environment: environment, client: client, checker: checker)
+            })
         } catch {
             report.errors.append("\(app.bundleId) \(environment) subscription statuses: \(error)")
         }
+    }
+
+    /// All Subscription Statuses for one uncertain subscription, applied through the writer.
+    private func statuses(of original: String, app: AppConfiguration, environment: String,
+                          client: ServerAPIClient, checker: SignedDataChecker) async -> Report {
+        var report = Report()
+        let database = backend.database
+        let backend = backend
+        do {
+            let response = try await client.allSubscriptionStatuses(transactionId: original)
+            report.subscriptionsChecked += 1
+            var transactions: [SignedTransaction] = []
+            var renewals: [SignedRenewalInfo] = []
+            for item in (response.data ?? []).flatMap({ $0.lastTransactions ?? [] }) {
+                do {
+                    if let t = item.signedTransactionInfo { transactions.append(try checker.transaction(t)) }
+                    if let r = item.signedRenewalInfo { renewals.append(try checker.renewalInfo(r)) }
+                } catch {
+                    report.refused += 1
+                    report.errors.append("subscription statuses: refused data: \(error.description)")
+                }
+            }
+            let webhooks = backend.configuration.webhooks
+            let (found, foundRenewals) = (transactions, renewals)
+            let events = try await database.write { store in
+                var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: backend.nowMs())
+                for t in found { try await writer.apply(t, owner: nil) }
+                for r in foundRenewals { try await writer.apply(r) }
+                return writer.events.count
+            }
+            if events > 0 { backend.onEvents() }
+        } catch {
+            report.errors.append("\(app.bundleId) \(environment) subscription statuses of \(original): \(error)")
+        }
+        return report
     }
 }

@@ -15,6 +15,12 @@ public struct ServerAPIClient: Sendable {
     let http: HTTPClient
     /// Dates each bearer token (`iat`, `exp`): the backend's clock, so a test sets the time.
     let clock: WallClock
+    /// Keeps calls to Apple's hosts within Apple's published rates.
+    let pacer: ServerAPIPacer
+    /// Times a call answered 429 is tried again, each after the wait its `Retry-After` asks for.
+    static let rateLimitRetries = 5
+    /// The longest wait for one 429 (a `Retry-After` further away fails the call; the pass goes on).
+    static let longestRetryWait: Duration = .seconds(60)
 
     /// One client per app and environment; every request signs a fresh bearer token with `signer`,
     /// dated by `clock`.
@@ -23,6 +29,7 @@ public struct ServerAPIClient: Sendable {
         self.signer = signer
         self.http = http
         self.clock = clock
+        self.pacer = ServerAPIPacer(baseURL: baseURL)
     }
 
     /// A Get Transaction History response (Apple's `HistoryResponse`), reduced to what the backend reads.
@@ -93,7 +100,24 @@ public struct ServerAPIClient: Sendable {
         try await call(.GET, "/inApps/v1/subscriptions/\(Self.escape(transactionId))", body: nil)
     }
 
+    /// One call, paced for Apple's hosts; a 429 is tried again after the wait its `Retry-After`
+    /// asks for (at most `rateLimitRetries` times, each wait at most `longestRetryWait`).
     private func call<T: Decodable>(_ method: HTTPMethod, _ path: String, body: Data?) async throws -> T {
+        var attempt = 0
+        while true {
+            try await pacer.acquire()
+            do {
+                return try await callOnce(method, path, body: body)
+            } catch let failure as ServerAPIFailure where failure.status == 429 && attempt < Self.rateLimitRetries {
+                attempt += 1
+                let wait = failure.retryAfter ?? .seconds(1 << min(attempt, 5))
+                guard wait <= Self.longestRetryWait else { throw failure }
+                try await Task.sleep(for: wait)
+            }
+        }
+    }
+
+    private func callOnce<T: Decodable>(_ method: HTTPMethod, _ path: String, body: Data?) async throws -> T {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer " + signer.token(now: Date(timeIntervalSince1970: Double(clock.nowMs()) / 1000), options: .init(includeIssuedAt: true, fractionalDates: false)))
@@ -115,7 +139,8 @@ public struct ServerAPIClient: Sendable {
         guard (200..<300).contains(response.status.code) else {
             let parsed = try? JSONDecoder().decode(ErrorBody.self, from: data)
             throw ServerAPIFailure(status: Int(response.status.code), errorCode: parsed?.errorCode,
-                                   message: parsed?.errorMessage ?? String(decoding: data.prefix(200), as: UTF8.self))
+                                   message: parsed?.errorMessage ?? String(decoding: data.prefix(200), as: UTF8.self),
+                                   retryAfter: Self.retryDelay(response.headers.first(name: "Retry-After"), nowMs: clock.nowMs()))
         }
         do {
             return try JSONDecoder().decode(T.self, from: data)
@@ -125,6 +150,10 @@ public struct ServerAPIClient: Sendable {
     }
 
     static func escape(_ s: String) -> String { PercentEncoding.unreserved(s) }
+
+    static func retryDelay(_ header: String?, nowMs: Int64) -> Duration? {
+        ServerAPIFailure.retryDelay(retryAfter: header, nowMs: nowMs)
+    }
 }
 
 private struct ErrorBody: Decodable {
@@ -140,6 +169,16 @@ public struct ServerAPIFailure: Error, Sendable, CustomStringConvertible {
     public var errorCode: Int64?
     /// Apple's `errorMessage`, else the start of the body, else the transport error.
     public var message: String
+    /// For a 429: how long its `Retry-After` asks to wait.
+    public var retryAfter: Duration?
+
+    /// A failed call: status, Apple's code and message, and a 429's wait.
+    public init(status: Int, errorCode: Int64?, message: String, retryAfter: Duration? = nil) {
+        self.status = status
+        self.errorCode = errorCode
+        self.message = message
+        self.retryAfter = retryAfter
+    }
 
     /// START_DATE_TOO_FAR_IN_PAST.
     public var startTooFarInPast: Bool { errorCode == 4_000_012 }

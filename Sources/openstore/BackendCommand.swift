@@ -35,6 +35,7 @@ struct BackendCommand: AsyncParsableCommand {
     @Option(name: .customLong("webhook"), help: ArgumentHelp("URL=SECRET: send events there, signed with SECRET (repeatable).", valueName: "url=secret")) var webhooks: [String] = []
     @Option(name: .customLong("slack-webhook"), help: ArgumentHelp("A Slack incoming-webhook URL: events as {\"text\": …} (repeatable).", valueName: "url")) var slackWebhooks: [String] = []
     @Option(name: .customLong("reconcile-interval"), help: "Seconds between reconciliations (0: only on start and on demand; default 3600).") var reconcileInterval: Double?
+    @Option(name: .customLong("reconcile-concurrency"), help: "Server API calls a reconcile pass has in flight (default 8; paced to Apple's rates on Apple's hosts).") var reconcileConcurrency: Int?
     @Option(name: .customLong("webhook-retry-base"), help: "Seconds before the first webhook retry; doubles each time (default 5).") var webhookRetryBase: Double?
     @Option(name: .customLong("api-token"), help: "Require 'Authorization: Bearer <token>' on /v1/*.") var apiToken: String?
     @Option(name: .customLong("log-level"), help: "trace … critical (default info).") var logLevel = "info"
@@ -45,6 +46,7 @@ struct BackendCommand: AsyncParsableCommand {
         if let port { settings.port = port }
         if let database = database ?? Env.value("OPENSTORE_BACKEND_DATABASE_URL") { settings.database = database }
         if let reconcileInterval { settings.reconcileIntervalSeconds = reconcileInterval }
+        if let reconcileConcurrency { settings.reconcileConcurrency = reconcileConcurrency }
         if let webhookRetryBase { settings.webhookRetryBaseSeconds = webhookRetryBase }
         if let apiToken { settings.apiToken = apiToken }
         for hook in webhooks {

@@ -28,4 +28,24 @@ import Testing
             }
         }
     }
+
+    /// A 429 says when to come back as Apple's does ("Identifying rate limits"): `Retry-After`
+    /// holds a UNIX time in milliseconds, the end of the key's minute.
+    @Test func a429SaysWhenToComeBackInApplesForm() async throws {
+        let app = try StoreApp(bundleId: ServerAPITests.bundle, appAppleId: 77, environment: .sandbox, name: "API", catalogJSON: catalogJSON)
+        try await LiveServer.with(apps: [app], serverAPIRateLimit: 1) { server in
+            let signer = try APITokenSigner(generated: try await server.store.world(AppStore.defaultWorld).createAPIKey(bundleId: ServerAPITests.bundle))
+            let before = Int64(Date().timeIntervalSince1970 * 1000)
+            var answers: [LiveServer.Answer] = []
+            for _ in 0..<2 {
+                answers.append(try await server.request(.GET, "/inApps/v1/notifications/test/nope", headers: [
+                    ("Authorization", "Bearer " + signer.token(now: Date(), options: .swift)),
+                ]))
+            }
+            let refused = try #require(answers.last)
+            #expect(refused.status == 429 && refused.json["errorCode"] as? Int == 4_290_000)
+            let retryAt = refused.headers.first(name: "Retry-After").flatMap { Int64($0) }
+            #expect(retryAt.map { $0 > before && $0 <= before + 61_000 } == true, "Retry-After: \(String(describing: retryAt))")
+        }
+    }
 }

@@ -5,6 +5,14 @@ public struct ServerAPIError: Error, Sendable, Equatable {
     public var code: Int64
     /// Apple's `errorMessage`, in Apple's words where it documents them.
     public var message: String
+    /// For a 429: when requests are accepted again, UNIX time in milliseconds, which Apple sends
+    /// as the `Retry-After` header ("Identifying rate limits"). Not part of equality.
+    public var retryAtMs: Int64? = nil
+
+    /// Same code and message (the retry time is advice, not identity).
+    public static func == (lhs: ServerAPIError, rhs: ServerAPIError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message
+    }
 
     /// An error with any code, for the ones no named constant below covers.
     public init(code: Int64, message: String) {

@@ -101,14 +101,18 @@ public final class ServerAPIGateway: Sendable {
     private func countRequest(keyId: String, now: Date) throws(ServerAPIError) {
         guard let limit = rateLimitPerMinute else { return }
         let seconds = now.timeIntervalSince1970
-        let allowed = state.withLock { state -> Bool in
+        let (allowed, start) = state.withLock { state -> (Bool, Double) in
             var window = state.windows[keyId] ?? (start: seconds, count: 0)
             if seconds - window.start >= 60 || seconds < window.start { window = (start: seconds, count: 0) }
             window.count += 1
             state.windows[keyId] = window
-            return window.count <= limit
+            return (window.count <= limit, window.start)
         }
-        guard allowed else { throw .rateLimitExceeded }
+        guard allowed else {
+            var refusal = ServerAPIError.rateLimitExceeded
+            refusal.retryAtMs = Int64(((start + 60) * 1000).rounded(.up))  // the window's end
+            throw refusal
+        }
     }
 
     /// The `kid` of a bearer token's header, without verifying anything yet.

@@ -27,9 +27,10 @@ enum AppleJSON {
     static func error(_ error: ServerAPIError) -> Response {
         struct Body: Encodable { var errorCode: Int64; var errorMessage: String }
         let data = (try? encoder.encode(Body(errorCode: error.code, errorMessage: error.message))) ?? Data()
-        return Response(
-            status: HTTPResponse.Status(code: error.httpStatus), headers: [.contentType: "application/json"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        var headers: HTTPFields = [.contentType: "application/json"]
+        // Apple's 429 says when to come back: a UNIX time in milliseconds.
+        if let retryAt = error.retryAtMs { headers[.retryAfter] = String(retryAt) }
+        return Response(status: HTTPResponse.Status(code: error.httpStatus), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     static func unauthenticated() -> Response {
