@@ -92,7 +92,7 @@ def test_app_notification_url_set_show_and_errors(catalog_server, world):
     code, _, err = run(catalog_server, "app", "set-notification-url", "--bundle-id", "com.nope", "--url", url, "--world", world, "--server", base)
     assert code == 1 and err.rstrip().endswith("(appNotFound)"), err
     code, _, err = run(catalog_server, "app", "set-notification-url", "--bundle-id", SANDBOX, "--url", "ftp://x", "--world", world, "--server", base)
-    assert code == 1 and err.rstrip().endswith("(malformedRequest)"), err
+    assert code == 1 and err.rstrip().endswith("(unprocessableRequest)"), err
     code, _, err = run(catalog_server, "app", "set-notification-url", "--bundle-id", SANDBOX, "--world", world, "--server", base)
     assert code == USAGE and "Missing expected argument '--url <url>'" in err, err
     code, _, err = run(catalog_server, "app", "notification-url", "--bundle-id", SANDBOX, "--world", "no-such-world", "--server", base)

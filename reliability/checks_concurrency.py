@@ -73,7 +73,7 @@ def same_code(store, size: Size) -> str:
         http(store.port, "POST", f"/storekit/v1/apps/{BUNDLE}/customers/{c}/redeem-code", {"code": code}) for c in customers))
     counted = outcomes(results)
     expect(counted["200"] == 1, f"{n} concurrent redemptions of one one-time code: answers {dict(counted)}, want exactly one 200")
-    expect(counted["400 offerCodeRedemptionLimitReached"] == n - 1, f"the other answers: {dict(counted)}")
+    expect(counted["422 offerCodeRedemptionLimitReached"] == n - 1, f"the other answers: {dict(counted)}")
     listed = store.get(f"/admin/v1/worlds/default/apps/{BUNDLE}/offer-codes").json()["codes"]
     ours = [c for c in listed if c["code"] == code]
     expect(len(ours) == 1 and ours[0].get("redemptions") == 1, f"the code's redemptions: {ours}")
@@ -90,7 +90,7 @@ def same_code(store, size: Size) -> str:
 
     subscribed = run_async(count_subscribed())
     expect(subscribed == 1, f"{subscribed} transactions across the {n} redeemers, want 1")
-    return (f"same-code: {n} customers redeeming one one-time offer code at once; 1× 200, {n - 1}× 400 "
+    return (f"same-code: {n} customers redeeming one one-time offer code at once; 1× 200, {n - 1}× 422 "
             f"offerCodeRedemptionLimitReached, 1 transaction stored, redemptions = 1 — promise: a one-time code is redeemed once")
 
 
