@@ -66,6 +66,21 @@ def test_world_create_list_delete(catalog_server):
     assert code != 0 and "invalidAction" in err
 
 
+def test_the_cli_reads_more_spellings_than_the_api_and_sends_the_apis_own(catalog_server, world):
+    """The admin API takes one spelling of a duration and a rate (openapi.json); the CLI takes
+    what people type ("36 hours", "1.5d", any case) and sends the API's form."""
+    before = cli_json(catalog_server, "time", "show", "--world", world)["nowMs"]
+    cli(catalog_server, "time", "advance", "36 hours", "--world", world)
+    cli(catalog_server, "time", "advance", "1.5d", "--world", world)
+    after = cli_json(catalog_server, "time", "show", "--world", world)["nowMs"]
+    assert after - before >= 72 * 3_600_000
+    _, out, _ = cli(catalog_server, "time", "set-rate", "ONESECONDISONEDAY", "--world", world)
+    assert "oneSecondIsOneDay" in out, out
+    r = requests.post(f"{catalog_server.base_url}/admin/v1/worlds/{world}/time/advance", json={"duration": "36 hours"},
+                      timeout=HTTP_TIMEOUT)
+    assert_error(r, 400, "malformedRequest")
+
+
 def test_time_advance_renews_and_apple_verifies_the_renewal(catalog_server, world):
     customer = new_customer("cli")
     first = ok_json(buy(catalog_server, world, YEARLY, customer))

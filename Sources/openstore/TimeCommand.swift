@@ -42,7 +42,13 @@ struct TimeCommand: AsyncParsableCommand {
             do { jump = try DurationParser.parse(duration) } catch { throw ValidationError(error.description) }
             let answer = try await target.with { client, path in
                 let showBar = !noProgress && isatty(STDERR_FILENO) == 1
-                guard showBar else { return try await client.send(.POST, path + "/time/advance", json: ["duration": duration]) }
+                // The admin API reads one canonical form (openapi.json's `Duration`); the CLI reads
+                // more ("36 hours", "1.5d"), so it sends what it read: milliseconds, or the calendar span.
+                let wire: Any = switch jump {
+                case .fixed(let ms): ms
+                case .calendar(let period): period.iso8601
+                }
+                guard showBar else { return try await client.send(.POST, path + "/time/advance", json: ["duration": wire]) }
                 let start = try await client.send(.GET, path + "/time")
                 let total = jump.milliseconds(from: (start["nowMs"] as? NSNumber)?.int64Value ?? 0)
                 guard total >= Self.longJumpMs else { return try await client.send(.POST, path + "/time/advance", json: ["duration": total]) }
@@ -81,7 +87,9 @@ struct TimeCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let time = try await target.with { client, path in try await client.send(.POST, path + "/time/rate", json: ["rate": rate]) }
+            // The API reads one spelling of each rate; the CLI reads more (any case, spaces).
+            let value = TimeRate(rate)?.apiValue ?? rate
+            let time = try await target.with { client, path in try await client.send(.POST, path + "/time/rate", json: ["rate": value]) }
             print(TimeCommand.line(time))
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoreEngine
 
 /// `openstore world …`: the isolated stores tests run in. A test creates one, uses it, deletes it.
 struct WorldCommand: AsyncParsableCommand {
@@ -20,7 +21,7 @@ struct WorldCommand: AsyncParsableCommand {
             let client = connection.client()
             defer { client.shutdown() }
             var body: [String: Any] = ["id": name]
-            if let rate { body["rate"] = rate }
+            if let rate { body["rate"] = TimeRate(rate)?.apiValue ?? rate }  // the API's one spelling
             let world = try await client.send(.POST, "/admin/v1/worlds", json: body)
             print(json ? AdminOutput.json(world) : AdminOutput.world(world))
         }

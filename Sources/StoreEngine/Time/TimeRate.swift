@@ -37,6 +37,21 @@ public enum TimeRate: Sendable, Equatable, Codable, CustomStringConvertible {
         }
     }
 
+    /// The rate as the admin API reads it (openapi.json's `TimeRate`): the case name, or the
+    /// multiplier with at most six decimals (`720x`, `0.5x`). The CLI reads more spellings and
+    /// sends this.
+    public var apiValue: String {
+        switch self {
+        case .apple(let rate): return rate.name
+        case .multiplier(let factor):
+            if factor == factor.rounded(), factor >= 1, factor < 1e9 { return "\(Int64(factor))x" }
+            var text = String(format: "%.6f", factor)
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+            return text + "x"
+        }
+    }
+
     /// The case name with its raw value (`oneSecondIsOneDay (6)`), or the multiplier (`720x`).
     public var description: String {
         switch self {
