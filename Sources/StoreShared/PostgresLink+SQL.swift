@@ -25,11 +25,9 @@ struct PostgresLinkSQL: SQLDatabase {
         for attempt in 1...2 {
             let connection = try await link.connection()
             do {
-                try await PostgresCloseWatch.guarded(connection) {
-                    try await connection.sql().execute(sql: query) { row in
-                        delivered.increment()
-                        onRow(row)
-                    }
+                try await connection.sql().execute(sql: query) { row in
+                    delivered.increment()
+                    onRow(row)
                 }
                 return
             } catch {

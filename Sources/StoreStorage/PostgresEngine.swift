@@ -65,7 +65,7 @@ final class PostgresEngine: Sendable {
 
     /// Runs a read with `?` placeholders and decodes each row. A read that finds its connection
     /// cut (the server restarted since the last query) runs once more on a new one.
-    func rows<T: Sendable>(_ sql: String, _ binds: [StoreValue], decode: @escaping @Sendable (StoreRow) throws -> T) async throws -> [T] {
+    func rows<T>(_ sql: String, _ binds: [StoreValue], decode: (StoreRow) throws -> T) async throws -> [T] {
         var bindings = PostgresBindings(capacity: binds.count)
         for bind in binds { bind.append(to: &bindings) }
         let query = PostgresQuery(unsafeSQL: Self.numbered(sql), binds: bindings)
@@ -73,13 +73,11 @@ final class PostgresEngine: Sendable {
         for attempt in 1...2 {
             let connection = try await link.connection()
             do {
-                return try await PostgresCloseWatch.guarded(connection) { [logger] in
-                    var out: [T] = []
-                    for try await row in try await connection.query(query, logger: logger) {
-                        out.append(try decode(StoreRow(row)))
-                    }
-                    return out
+                var out: [T] = []
+                for try await row in try await connection.query(query, logger: logger) {
+                    out.append(try decode(StoreRow(row)))
                 }
+                return out
             } catch {
                 let failure = await link.failure(error, on: connection)
                 if attempt == 1, failure is StorageUnavailable { continue }
@@ -95,11 +93,8 @@ final class PostgresEngine: Sendable {
     func transaction(_ body: @escaping @Sendable (PostgresConnection) async throws -> Void) async throws {
         let connection = try await writer.begin()
         do {
-            // The body and COMMIT fail at once if the connection closes under them (`PostgresCloseWatch`).
-            try await PostgresCloseWatch.guarded(connection) { [logger] in
-                try await body(connection)
-                try await connection.query("COMMIT", logger: logger)
-            }
+            try await body(connection)
+            try await connection.query("COMMIT", logger: logger)
         } catch {
             throw await writer.abandon(connection, after: error)
         }
