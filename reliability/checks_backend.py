@@ -31,7 +31,8 @@ from openstore_process import free_port, openstore_bin
 def run(size: Size):
     with Workspace("backend") as ws:
         store = ws.server("store", apps=((Path(__file__).resolve().parent / "fixtures" / "reliability.storekit", BUNDLE),)).start()
-        backend = Backend(ws, store)
+        backend = Backend(ws, ["--bundle-id", BUNDLE, "--environment", "Sandbox", "--no-apple-root",
+                               "--trust-store", store.base_url])
         try:
             yield hostile(backend, store)
             yield crash(backend, store, size)
@@ -40,16 +41,16 @@ def run(size: Size):
 
 
 class Backend:
-    """`openstore backend` for the store's app, on a fixed port (the store's notification URL
-    names it) and one SQLite file that survives `kill -9` and the restart."""
+    """`openstore backend` with `app_args` (which app, what it trusts, a token), on a fixed port
+    (a store's notification URL can name it) and one SQLite file that survives `kill -9` and the
+    restart; reconciliation off. The schema check uses it too."""
 
-    def __init__(self, ws: Workspace, store) -> None:
+    def __init__(self, ws: Workspace, app_args: List[str]) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.database = ws.path("backend", "backend.sqlite")
         self.log = ws.path("backend", "backend.log")
-        self.args = [str(openstore_bin()), "backend", "--bundle-id", BUNDLE, "--environment", "Sandbox", "--no-apple-root",
-                     "--trust-store", store.base_url, "--port", str(self.port), "--reconcile-interval", "0",
+        self.args = [str(openstore_bin()), "backend", *app_args, "--port", str(self.port), "--reconcile-interval", "0",
                      "--database", str(self.database)]
         self.proc: Optional[subprocess.Popen] = None
         self.start()

@@ -16,10 +16,12 @@ import time
 from pathlib import Path
 
 from harness import HERE, Size, Workspace, create_key, expect, seeded_random, token
-from openstore_process import free_port, openstore_bin
+from checks_backend import Backend
 
 BACKYARD_BIRDS = "com.example.backyardbirds"
 CONFIG = HERE / "schemathesis.toml"
+# The backend runs with an API token, as in production, so /v1 needs it.
+BACKEND_TOKEN = "schema-fuzz-token-4c1d"
 
 
 def run(size: Size):
@@ -44,12 +46,12 @@ def run(size: Size):
         yield (f"405 coverage store: {pairs} path × method pairs the document does not serve, each 405 with "
                "exactly the documented methods in Allow — promise: a wrong method is told what the path takes")
 
-        backend = Backend(ws)
+        backend = Backend(ws, ["--bundle-id", BACKYARD_BIRDS, "--app-apple-id", "1640000001", "--api-token", BACKEND_TOKEN])
         try:
-            cases, ops = schemathesis(ws, "backend", f"{backend.url}/openapi.json", Backend.TOKEN, seed,
+            cases, ops = schemathesis(ws, "backend", f"{backend.url}/openapi.json", BACKEND_TOKEN, seed,
                                       examples=size.pick(60, 1100), target=size.pick(1000, 20000), size=size)
-            expect(backend.alive(), "the backend exited during the schema fuzzing")
-            backend_pairs = allow_coverage(backend.url, {"Authorization": f"Bearer {Backend.TOKEN}"})
+            expect(backend.healthy(), "the backend no longer answers /healthz after the schema fuzzing")
+            backend_pairs = allow_coverage(backend.url, {"Authorization": f"Bearer {BACKEND_TOKEN}"})
         finally:
             backend.stop()
         yield (f"schema-fuzz backend: schemathesis --checks all, {cases} generated requests over {ops} documented "
@@ -107,39 +109,6 @@ def schemathesis(ws: Workspace, name: str, url: str, bearer: str, seed: int, *, 
     expect(cases >= target, f"schemathesis generated {cases} cases for the {name}, want at least {target}:\n{out[-2000:]}")
     ops = re.search(r"Tested: (\d+)", out)
     return cases, ops.group(1) if ops else "?"
-
-
-class Backend:
-    """`openstore backend` for one app, with an API token (so /v1 needs it, as in production) and
-    its own SQLite file; reconciliation off, since no Server API key is given."""
-
-    TOKEN = "schema-fuzz-token-4c1d"
-
-    def __init__(self, ws: Workspace):
-        port = free_port()
-        self.url = f"http://127.0.0.1:{port}"
-        self.log = ws.path("backend", "backend.log")
-        self.proc = subprocess.Popen(
-            [str(openstore_bin()), "backend", "--bundle-id", BACKYARD_BIRDS, "--app-apple-id", "1640000001",
-             "--port", str(port), "--api-token", self.TOKEN, "--reconcile-interval", "0",
-             "--database", str(ws.path("backend", "backend.sqlite"))],
-            cwd=str(ws.root), stdout=self.log.open("w"), stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while "listening on" not in self.log.read_text():
-            expect(self.proc.poll() is None and time.monotonic() < deadline,
-                   f"the backend did not start:\n{self.log.read_text()[-2000:]}")
-            time.sleep(0.2)
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
 
 
 def long_token(key) -> str:

@@ -140,7 +140,7 @@ public struct ServerAPIClient: Sendable {
             let parsed = try? JSONDecoder().decode(ErrorBody.self, from: data)
             throw ServerAPIFailure(status: Int(response.status.code), errorCode: parsed?.errorCode,
                                    message: parsed?.errorMessage ?? String(decoding: data.prefix(200), as: UTF8.self),
-                                   retryAfter: Self.retryDelay(response.headers.first(name: "Retry-After"), nowMs: clock.nowMs()))
+                                   retryAfter: ServerAPIFailure.retryDelay(retryAfter: response.headers.first(name: "Retry-After"), nowMs: clock.nowMs()))
         }
         do {
             return try JSONDecoder().decode(T.self, from: data)
@@ -150,10 +150,6 @@ public struct ServerAPIClient: Sendable {
     }
 
     static func escape(_ s: String) -> String { PercentEncoding.unreserved(s) }
-
-    static func retryDelay(_ header: String?, nowMs: Int64) -> Duration? {
-        ServerAPIFailure.retryDelay(retryAfter: header, nowMs: nowMs)
-    }
 }
 
 private struct ErrorBody: Decodable {
