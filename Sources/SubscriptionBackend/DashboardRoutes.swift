@@ -39,11 +39,14 @@ enum BackendDashboard {
         }
         router.get("/customers") { request, _ in
             try await guarded(request, token: token) {
-                let text = (FormEncoding.fields(request.uri.query)["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-                guard text.utf8.count <= 256 else {
+                // The limit counts the search as sent (openapi.json's maxLength counts Unicode
+                // scalars), before the spaces around it are dropped.
+                let sent = FormEncoding.fields(request.uri.query)["q"] ?? ""
+                guard sent.unicodeScalars.count <= 256 else {
                     return DashboardPages.message("Search too long", status: .badRequest, signOut: token != nil,
-                                                  text: "Search for at most 256 bytes: an app user ID, a transaction ID or an appAccountToken.")
+                                                  text: "Search for at most 256 characters: an app user ID, a transaction ID or an appAccountToken.")
                 }
+                let text = sent.trimmingCharacters(in: .whitespacesAndNewlines)
                 let matches = text.isEmpty
                     ? try await backend.database.recentCustomers(limit: 50)
                     : try await backend.database.searchCustomers(text, limit: 50)
@@ -53,10 +56,9 @@ enum BackendDashboard {
         }
         router.get("/customers/:appUserId") { request, context in
             try await guarded(request, token: token) {
-                let raw = context.parameters.get("appUserId") ?? ""
-                guard let user = FormEncoding.pathDecoded(raw), !user.isEmpty, user.utf8.count <= 256 else {
+                guard let user = BackendHTTPServer.appUserId(context) else {
                     return DashboardPages.message("Bad customer", status: .badRequest, signOut: token != nil,
-                                                  text: "The address does not name a customer (1–256 bytes, percent-encoded UTF-8).")
+                                                  text: "The address does not name a customer (1–256 characters of percent-encoded UTF-8, no control characters).")
                 }
                 guard let info = try await backend.customerInfo(appUserId: user) else {
                     return DashboardPages.message("No such customer", status: .notFound, signOut: token != nil,

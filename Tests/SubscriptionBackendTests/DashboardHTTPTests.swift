@@ -145,6 +145,10 @@ import Testing
             #expect(try await client.get("/?environment=Elsewhere").status == 400)
             #expect(try await client.get("/v1/admin/overview?environment=Elsewhere").status == 400)
             #expect(try await client.get("/customers?q=" + String(repeating: "x", count: 300)).status == 400)
+            // The limit counts characters as sent: spaces around count, two-byte letters count once.
+            #expect(try await client.get("/customers?q=x" + String(repeating: "+", count: 300)).status == 400)
+            #expect(try await client.get("/customers?q=" + FormEncoding.escape(String(repeating: "é", count: 200))).status == 200)
+            #expect(try await client.get("/customers/" + FormEncoding.escape(String(repeating: "é", count: 200))).status == 404)
             #expect(try await client.get("/customers/" + String(repeating: "y", count: 300)).status == 400)
         }
     }
