@@ -3,6 +3,7 @@ import StoreModel
 import StoreShared
 import StoreSigning
 import StoreStorage
+import Synchronization
 
 /// What every world shares: the apps, the database, the store-wide counters and the signer.
 struct WorldEnvironment: Sendable {
@@ -76,7 +77,11 @@ actor World {
     let writeScope = UUID().uuidString
     /// With many instances, the epoch of this instance's lease on the world (WorldOwnership):
     /// every write carries it, and the database refuses it once another instance took over.
-    var leaseEpoch: Int64?
+    /// Read without waiting for the actor: the heartbeat reads it while a clock jump keeps the
+    /// world busy, and must renew on time.
+    nonisolated var leaseEpoch: Int64? { leaseBox.withLock { $0 } }
+    private let leaseBox = Mutex<Int64?>(nil)
+    func setLeaseEpoch(_ epoch: Int64?) { leaseBox.withLock { $0 = epoch } }
     /// Customers and app copies made in memory whose batch is not durable yet: every batch that
     /// uses them writes them again until one is (a purchase refused after making them, by a
     /// simulated error, never wrote them, and the next one found them in memory).

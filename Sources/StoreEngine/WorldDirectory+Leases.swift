@@ -1,5 +1,6 @@
 import Foundation
 import StoreStorage
+import StoreShared
 
 /// Many instances on one PostgreSQL (docs/deploy.md): each world is served by the one instance
 /// holding its lease. An instance takes a world when a request for it arrives and nobody holds it,
@@ -109,10 +110,11 @@ extension WorldDirectory {
 
     private func startHeartbeat() {
         let every = max(ownership.settings.leaseMs / 3, 100)
-        heartbeat = Task { [weak self] in
+        // On a thread of its own: renewing on time must not depend on how busy the pool is.
+        heartbeat = Task(executorPreference: ThreadExecutor.heartbeat) { [weak self] in
             var lastRenewal = ContinuousClock.now
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(every))
+                await ThreadExecutor.heartbeat.sleep(for: .milliseconds(every))
                 guard let self, !Task.isCancelled else { return }
                 do {
                     try await self.beat()
@@ -134,7 +136,7 @@ extension WorldDirectory {
         let held = try await env.database.renewLeases(owner: ownership.id, address: ownership.address, ttlMs: ownership.settings.leaseMs)
         await giveUpLost()
         for (id, world) in before {
-            let epoch = await world.leaseEpoch
+            let epoch = world.leaseEpoch
             if held[id] != epoch, worlds[id] === world { await giveUp(id) }
         }
         // A lease held with nothing in memory (a take-over that failed after the lease was
@@ -150,7 +152,7 @@ extension WorldDirectory {
     private func giveUpLost() async {
         for (id, epoch) in ownership.takeLost() {
             guard let world = worlds[id] else { continue }
-            if let current = await world.leaseEpoch, current > epoch { continue }
+            if let current = world.leaseEpoch, current > epoch { continue }
             await giveUp(id)
         }
     }
@@ -186,7 +188,7 @@ extension WorldDirectory {
 extension World {
     /// The epoch this world's writes carry; the database's lease book fences every other write of it.
     func holdLease(_ epoch: Int64?) {
-        leaseEpoch = epoch
+        setLeaseEpoch(epoch)
         if let epoch { env.database.leaseBook.hold(id, epoch: epoch) }
     }
 }

@@ -80,7 +80,7 @@ actor WorldDirectory {
         deleting.insert(id)
         defer { deleting.remove(id) }
         await world.stopDriver()
-        try await env.database.deleteWorldData(id, keepWorld: false, lease: await world.leaseEpoch)
+        try await env.database.deleteWorldData(id, keepWorld: false, lease: world.leaseEpoch)
         if let ownership = env.ownership {
             env.database.leaseBook.drop(id)
             try? await env.database.releaseLeases(owner: ownership.id, worlds: [id])

@@ -6,7 +6,7 @@ extension NotificationDeliveryService {
     /// Logs a failed send attempt once, with what it was about (world, app, customer,
     /// transaction, notification) and where it went: the URL without credentials or query,
     /// which may hold a receiver's secret.
-    func logFailedAttempt(_ notification: DueNotification, result: SendAttemptResult) {
+    func logFailedAttempt(_ notification: DueNotification, result: SendAttemptResult, error: String? = nil) {
         var metadata: Logger.Metadata = [
             "world": .string(notification.world), "app": .string(notification.bundleId), "customer": .string(notification.customer),
             "notification_uuid": .string(notification.notificationUUID),
@@ -15,6 +15,7 @@ extension NotificationDeliveryService {
         ]
         if let transaction = notification.transactionId { metadata["transaction"] = .string(String(transaction)) }
         metadata["url"] = .string(notification.url.map(NotificationURLText.redacted) ?? "none")
+        if let error { metadata["error"] = .string(error) }
         logger.warning("notification delivery failed", metadata: metadata)
     }
 }

@@ -215,18 +215,20 @@ public final class NotificationDeliveryService: Service, Sendable {
     func attempt(_ ready: ReadyAttempt) async -> (NotificationDeliveryOutcome, SendAttemptResult) {
         let notification = ready.notification
         let result: SendAttemptResult
+        var failure: String?
         if let url = notification.url, let body = ready.body {
-            result = await post(body, to: url)
+            (result, failure) = await post(body, to: url)
         } else {
             // The URL was removed after the notification was emitted: nobody to send it to.
             result = .other
         }
-        if result != .success { logFailedAttempt(notification, result: result) }
+        if result != .success { logFailedAttempt(notification, result: result, error: failure) }
         return (NotificationDeliveryOutcome(notification: notification, sendAttemptResult: result.rawValue), result)
     }
 
-    /// POSTs the body with `Content-Type: application/json`; the answer's status decides.
-    func post(_ body: [UInt8], to url: String) async -> SendAttemptResult {
+    /// POSTs the body with `Content-Type: application/json`; the answer's status decides. A
+    /// failure comes with the client's own error text, for the log.
+    func post(_ body: [UInt8], to url: String) async -> (SendAttemptResult, String?) {
         var request = HTTPClientRequest(url: url)
         request.method = .POST
         request.headers = Self.headers
@@ -235,9 +237,9 @@ public final class NotificationDeliveryService: Service, Sendable {
             let response = try await client.execute(request, timeout: Self.amount(configuration.timeoutSeconds))
             // Read (and drop) the answer, so the connection can be reused.
             _ = try await response.body.collect(upTo: 1 << 20)
-            return SendAttemptResult(status: Int(response.status.code))
+            return (SendAttemptResult(status: Int(response.status.code)), nil)
         } catch {
-            return SendAttemptResult(error: error)
+            return (SendAttemptResult(error: error), String(describing: error))
         }
     }
 }

@@ -3,9 +3,10 @@ import StoreModel
 import StoreShared
 
 /// The fencing check of many instances: inside the transaction that writes a world, its lease must
-/// still carry the epoch the writer was granted. `FOR SHARE` holds the lease rows until the
-/// transaction ends, so a takeover (which updates the row) waits for the write or comes first
-/// and makes it fail: never both.
+/// still carry the epoch the writer was granted. `FOR KEY SHARE` holds the lease rows until the
+/// transaction ends, so a takeover (which changes the epoch, a key column: `LeaseSchema.epochKey`)
+/// waits for the write or comes first and makes it fail: never both. A heartbeat, which only
+/// extends the expiry, does not wait for the write.
 enum LeaseCheck {
     static func require(_ leases: [String: Int64], on sql: any SQLDatabase) async throws {
         guard !leases.isEmpty else { return }
@@ -15,7 +16,7 @@ enum LeaseCheck {
             SELECT l.world FROM world_leases l
             JOIN unnest(\(bind: worlds)::text[], \(bind: epochs)::bigint[]) AS f(world, epoch)
               ON l.world = f.world AND l.epoch = f.epoch
-            FOR SHARE OF l
+            FOR KEY SHARE OF l
             """).all().map { try $0.decode(column: "world", as: String.self) }
         let lost = Set(worlds).subtracting(current)
         if !lost.isEmpty { throw LeaseLost(worlds: lost.sorted()) }

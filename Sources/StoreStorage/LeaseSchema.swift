@@ -16,4 +16,13 @@ enum LeaseSchema {
         """,
         "CREATE TABLE IF NOT EXISTS id_blocks (k BIGINT PRIMARY KEY, next_id BIGINT NOT NULL, next_seq BIGINT NOT NULL)",
     ]
+
+    /// Makes `epoch` a key column (a unique index a foreign key could use): PostgreSQL then takes
+    /// its strongest row lock for an update that changes the epoch (a grant) and a weaker one for
+    /// an update that only extends the expiry (a heartbeat). Writers fence with `FOR KEY SHARE`
+    /// (`LeaseCheck`), which the grant waits for and the heartbeat does not: an instance busy
+    /// writing a clock jump still renews its leases on time.
+    static let epochKey: [String] = [
+        "CREATE UNIQUE INDEX IF NOT EXISTS world_leases_epoch ON world_leases (world, epoch)",
+    ]
 }

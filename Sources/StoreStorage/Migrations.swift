@@ -20,6 +20,8 @@ enum Migrations {
         Step(version: 2, summary: "many instances: world leases, live instances, identifier blocks", statements: LeaseSchema.statements),
         Step(version: 3, summary: "integer row keys on SQLite, a partial index of revoked transactions",
              statements: IntegerKeySchema.revokedIndex, sqliteStatements: IntegerKeySchema.sqlite),
+        Step(version: 4, summary: "the lease epoch as a key column, so heartbeats do not wait for writes",
+             statements: LeaseSchema.epochKey),
     ]
 
     /// The version a store opened by this build ends at.

@@ -16,6 +16,9 @@ final class PostgresEngine: Sendable {
     let logger: Logger
     let writer: PostgresLink
     let readers: [PostgresLink]
+    /// The heartbeat's own connection: a lease renewal queued behind a long read on a shared
+    /// reader came late enough, on a busy machine, for another instance to take the world over.
+    let leases: PostgresLink
 
     static let readerCount = 4
 
@@ -25,6 +28,7 @@ final class PostgresEngine: Sendable {
         self.logger = logger
         writer = PostgresLink(configuration: configuration, location: location, id: 0, logger: logger)
         readers = (1...Self.readerCount).map { PostgresLink(configuration: configuration, location: location, id: $0, logger: logger) }
+        leases = PostgresLink(configuration: configuration, location: location, id: Self.readerCount + 1, logger: logger)
     }
 
     /// Connects (a clear error naming host and port when the server cannot be reached) and brings
@@ -38,6 +42,7 @@ final class PostgresEngine: Sendable {
     func close() async {
         await writer.close()
         for reader in readers { await reader.close() }
+        await leases.close()
     }
 
     /// Applies the missing migrations in one transaction holding a transaction-scoped advisory
@@ -62,6 +67,8 @@ final class PostgresEngine: Sendable {
     var reader: PostgresLink { readers.randomElement()! }
 
     var readSQL: any SQLDatabase { reader.sql }
+
+    var leaseSQL: any SQLDatabase { leases.sql }
 
     /// Runs a read with `?` placeholders and decodes each row. A read that finds its connection
     /// cut (the server restarted since the last query) runs once more on a new one.

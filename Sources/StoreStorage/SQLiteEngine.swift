@@ -21,6 +21,8 @@ final class SQLiteEngine: StorageEngine {
 
     var dialect: StorageDialect { .sqlite }
     var readSQL: any SQLDatabase { reader.sql() }
+    /// One process owns every world on SQLite: leases are never renewed there.
+    var leaseSQL: any SQLDatabase { readSQL }
 
     private init(path: String, writer: SQLiteConnection, reader: SQLiteConnection, batches: SQLiteBatchWriter,
                  statementReader: SQLiteStatementReader) {

@@ -7,6 +7,8 @@ protocol StorageEngine: Sendable {
     var dialect: StorageDialect { get }
     /// SQLKit reads (placeholders per the engine's dialect).
     var readSQL: any SQLDatabase { get }
+    /// Statements that keep leases alive: a connection no read queues on, where the engine has one.
+    var leaseSQL: any SQLDatabase { get }
     /// A read written with `?` placeholders, decoded row by row.
     func rows<T: Sendable>(_ sql: String, _ binds: [StoreValue], decode: @escaping @Sendable (StoreRow) throws -> T) async throws -> [T]
     /// Runs `job` in its own transaction on the writing connection.

@@ -11,7 +11,8 @@ import StoreShared
 /// clock, so instances on machines whose clocks disagree still agree on expiry.
 ///
 /// Each statement runs alone (autocommit) on a reading connection, never on the group
-/// committer's: a heartbeat must not wait behind a batch of purchases.
+/// committer's: a heartbeat must not wait behind a batch of purchases. The heartbeat's renewal
+/// has a connection of its own, so it does not wait behind reads either.
 extension StoreDatabase {
     /// The database's own clock in milliseconds, as SQL.
     static let databaseNowMs = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
@@ -57,12 +58,12 @@ extension StoreDatabase {
     /// answer was taken over, handed back, or expired unrenewed.
     public func renewLeases(owner: String, address: String, ttlMs: Int64) async throws -> [String: Int64] {
         let now = Self.databaseNowMs
-        try await readSQL.raw("""
+        try await engine.leaseSQL.raw("""
             INSERT INTO store_instances (id, address, started_ms, heartbeat_ms)
             VALUES (\(bind: owner), \(bind: address), \(unsafeRaw: now), \(unsafeRaw: now))
             ON CONFLICT (id) DO UPDATE SET heartbeat_ms = excluded.heartbeat_ms, address = excluded.address
             """).run()
-        let rows = try await readSQL.raw("""
+        let rows = try await engine.leaseSQL.raw("""
             UPDATE world_leases SET expires_ms = \(unsafeRaw: now) + \(bind: ttlMs), address = \(bind: address)
             WHERE owner = \(bind: owner) AND expires_ms >= \(unsafeRaw: now) RETURNING world, epoch
             """).all()

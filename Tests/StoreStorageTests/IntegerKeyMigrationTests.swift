@@ -42,7 +42,7 @@ import Testing
         let database = try await StoreDatabase.open(path: try await versionTwoFile())
         let versions = try await database.readSQL.raw("SELECT version FROM schema_version ORDER BY version").all()
             .map { try $0.decode(column: "version", as: Int.self) }
-        #expect(versions == [1, 2, 3])
+        #expect(versions == Array(1...Migrations.latest) && Migrations.latest >= 3)
 
         let kept = try #require(try await database.transaction(id: 2_000_000_000_000_001))
         #expect(kept.payload == #"{"transactionId":"2000000000000001"}"# && kept.orderId == "ORDER2000000000000001" && kept.seq == 1)

@@ -91,4 +91,46 @@ import Testing
         #expect(third.id == 50_000 && third.seq == 9_000)
         await database.close()
     }
+
+    /// A write holds its fence until it commits. The owner's heartbeat (which only extends the
+    /// expiry) goes through meanwhile; another instance's take-over (a new epoch) waits for the
+    /// write, then wins: the new owner never loads the world without that write.
+    @Test(.enabled(if: TestEngine.postgresURL != nil)) func aHeartbeatDoesNotWaitForAWriteButATakeOverDoes() async throws {
+        let database = try await temporaryDatabase(.postgres)
+        let lease = try await database.acquireLease(world: "w", owner: "A", address: "http://a", ttlMs: 60_000)
+        let (opened, open) = AsyncStream.makeStream(of: Void.self)
+        let (inside, entered) = AsyncStream.makeStream(of: Void.self)
+        let write = Task {
+            try await database.perform(fencing: ["w"], explicit: ["w": lease.epoch]) { sql in
+                try await sql.raw("INSERT INTO world_leases (world, owner, address, epoch, expires_ms) VALUES ('marker', 'A', 'x', 1, 0)").run()
+                entered.yield()
+                for await _ in opened { break }
+            }
+        }
+        for await _ in inside { break }
+        // The write is open and holds its fence: the owner's renewal still answers (a renewal that
+        // waited for the write would wait forever; 30 s bounds that hang, it is no speed limit).
+        let renewed = await withTaskGroup(of: Int64?.self) { group in
+            group.addTask { (try? await database.renewLeases(owner: "A", address: "http://a", ttlMs: 60_000))?["w"] }
+            group.addTask { try? await Task.sleep(for: .seconds(30)); return -1 }
+            let first = await group.next()!
+            if first == -1 { open.yield() }  // let the write end, so the test fails instead of hanging
+            group.cancelAll()
+            await group.waitForAll()
+            return first
+        }
+        #expect(renewed == lease.epoch, "the heartbeat waited for the write")
+        // A hands the world back; B's take-over must wait for the open write.
+        try await database.releaseLeases(owner: "A", worlds: ["w"])
+        let takeOver = Task { try await database.acquireLease(world: "w", owner: "B", address: "http://b", ttlMs: 60_000) }
+        _ = try await database.lease(world: "w")  // a round trip while the take-over waits
+        #expect(try await database.lease(world: "marker") == nil, "the write has not committed")
+        open.yield()
+        open.finish()
+        try await write.value
+        let taken = try await takeOver.value
+        #expect(taken.owner == "B" && taken.epoch == lease.epoch + 1)
+        #expect(try await database.lease(world: "marker") != nil)
+        await database.close()
+    }
 }
