@@ -31,7 +31,7 @@ def run(size: Size):
         store = ws.server("schema", apps=()).start()  # the demo apps, their store pages, the dashboard
         key = create_key(store, ws.root, bundle_id=BACKYARD_BIRDS)
         cases, ops = schemathesis(ws, "store", f"{store.base_url}/openapi.json", long_token(key), seed,
-                                  examples=size.pick(15, 130), target=size.pick(2000, 20000), size=size,
+                                  examples=size.pick(8, 130), target=size.pick(2000, 20000), size=size,
                                   # Server-Sent Event streams stay open by design (a client holds them
                                   # for hours): the fuzzer would wait on them forever. Their events are
                                   # checked by the Swift and compat suites.

@@ -112,17 +112,20 @@ extension WorldDirectory {
         let every = max(ownership.settings.leaseMs / 3, 100)
         // On a thread of its own: renewing on time must not depend on how busy the pool is.
         heartbeat = Task(executorPreference: ThreadExecutor.heartbeat) { [weak self] in
-            var lastRenewal = ContinuousClock.now
-            while !Task.isCancelled {
-                await ThreadExecutor.heartbeat.sleep(for: .milliseconds(every))
-                guard let self, !Task.isCancelled else { return }
-                do {
-                    try await self.beat()
-                    lastRenewal = .now
-                } catch {
-                    // The database is away: past the lease, another instance may own them now.
-                    if ContinuousClock.now - lastRenewal > .milliseconds(await self.ownership.settings.leaseMs) {
-                        await self.giveUpAll()
+            // Its statements' helper tasks run on that thread too (`PostgresCloseWatch`).
+            await ThreadExecutor.$preferred.withValue(ThreadExecutor.heartbeat) { [weak self] in
+                var lastRenewal = ContinuousClock.now
+                while !Task.isCancelled {
+                    await ThreadExecutor.heartbeat.sleep(for: .milliseconds(every))
+                    guard let self, !Task.isCancelled else { return }
+                    do {
+                        try await self.beat()
+                        lastRenewal = .now
+                    } catch {
+                        // The database is away: past the lease, another instance may own them now.
+                        if ContinuousClock.now - lastRenewal > .milliseconds(await self.ownership.settings.leaseMs) {
+                            await self.giveUpAll()
+                        }
                     }
                 }
             }

@@ -8,11 +8,10 @@ import Synchronization
 /// forever. `guarded` races such work against the connection's close, so it fails at once with a
 /// connection loss (`PostgresFailure.isConnectionLoss`), and the link's next use reconnects.
 ///
-/// Used for the subscription backend's write statements (`PostgresConnectionSQL`). The store's
-/// own paths do not use it yet: guarding them (reads, BEGIN/COMMIT, lease checks) made the
-/// two-instance test deliver notifications twice (compat/test_instances.py), first through a
-/// watch inherited by a new connection at a freed one's address (fixed below), then for a reason
-/// not found yet; see the session note.
+/// Every statement of the store and the backend runs through it: reads, BEGIN, a transaction's
+/// body and COMMIT, ROLLBACK. The work runs in a task of its own, on the calling task's
+/// `ThreadExecutor.preferred` when it has one, so the lease heartbeat's statements stay on its
+/// thread, off the cooperative pool.
 ///
 /// One watch per open connection, registered on its `closeFuture` once, holds the work in flight;
 /// a statement that did reach the server is failed by PostgresNIO itself when the channel closes.
@@ -86,7 +85,7 @@ package final class PostgresCloseWatch: Sendable {
                     race.finish(.failure(ChannelError.ioOnClosedChannel))
                     return
                 }
-                race.start {
+                race.start(on: ThreadExecutor.preferred) {
                     let result: Result<T, any Error>
                     do { result = .success(try await work()) } catch { result = .failure(error) }
                     watch.unregister(token)
@@ -112,8 +111,8 @@ private final class Race<T: Sendable>: Sendable {
         }
     }
 
-    func start(_ work: @escaping @Sendable () async -> Void) {
-        let task = Task { await work() }
+    func start(on executor: (any TaskExecutor)?, _ work: @escaping @Sendable () async -> Void) {
+        let task = Task(executorPreference: executor) { await work() }
         let cancelled = worker.withLock { state in
             state.task = task
             return state.cancelled

@@ -25,9 +25,11 @@ struct PostgresLinkSQL: SQLDatabase {
         for attempt in 1...2 {
             let connection = try await link.connection()
             do {
-                try await connection.sql().execute(sql: query) { row in
-                    delivered.increment()
-                    onRow(row)
+                try await PostgresCloseWatch.guarded(connection) {
+                    try await connection.sql().execute(sql: query) { row in
+                        delivered.increment()
+                        onRow(row)
+                    }
                 }
                 return
             } catch {

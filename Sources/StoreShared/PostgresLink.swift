@@ -84,7 +84,7 @@ public actor PostgresLink {
         for attempt in 1...2 {
             let connection = try await connection()
             do {
-                try await connection.query("BEGIN", logger: logger)
+                try await PostgresCloseWatch.guarded(connection) { [logger] in _ = try await connection.query("BEGIN", logger: logger) }
                 return connection
             } catch {
                 let failure = await failure(error, on: connection)
@@ -96,10 +96,12 @@ public actor PostgresLink {
     }
 
     /// Ends a transaction from `begin()` that failed with `error`: ROLLBACK unless the connection
-    /// is closed (PostgresNIO never answers a query sent on a closed one), then what the failure
+    /// is closed (PostgresNIO never answers a query sent on a closed one: `PostgresCloseWatch`), then what the failure
     /// means to the caller (`failure`).
     public func abandon(_ connection: PostgresConnection, after error: any Error) async -> any Error {
-        if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
+        if !connection.isClosed {
+            _ = try? await PostgresCloseWatch.guarded(connection) { [logger] in _ = try await connection.query("ROLLBACK", logger: logger) }
+        }
         return await failure(error, on: connection)
     }
 

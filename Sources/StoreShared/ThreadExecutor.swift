@@ -10,6 +10,11 @@ public final class ThreadExecutor: TaskExecutor, @unchecked Sendable {
     /// Shared by every heartbeat in the process; its work is a few statements a second.
     public static let heartbeat = ThreadExecutor(name: "openstore-heartbeat")
 
+    /// Where helper tasks a task starts for its own work should run (the statement tasks of
+    /// `PostgresCloseWatch`): the heartbeat sets its thread here, so none of its statements waits
+    /// for the pool. Unstructured tasks inherit it, as every task-local.
+    @TaskLocal public static var preferred: ThreadExecutor?
+
     private struct Timer {
         var deadline: ContinuousClock.Instant
         var id: UInt64

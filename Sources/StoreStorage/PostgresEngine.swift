@@ -72,7 +72,7 @@ final class PostgresEngine: Sendable {
 
     /// Runs a read with `?` placeholders and decodes each row. A read that finds its connection
     /// cut (the server restarted since the last query) runs once more on a new one.
-    func rows<T>(_ sql: String, _ binds: [StoreValue], decode: (StoreRow) throws -> T) async throws -> [T] {
+    func rows<T: Sendable>(_ sql: String, _ binds: [StoreValue], decode: @escaping @Sendable (StoreRow) throws -> T) async throws -> [T] {
         var bindings = PostgresBindings(capacity: binds.count)
         for bind in binds { bind.append(to: &bindings) }
         let query = PostgresQuery(unsafeSQL: Self.numbered(sql), binds: bindings)
@@ -80,11 +80,7 @@ final class PostgresEngine: Sendable {
         for attempt in 1...2 {
             let connection = try await link.connection()
             do {
-                var out: [T] = []
-                for try await row in try await connection.query(query, logger: logger) {
-                    out.append(try decode(StoreRow(row)))
-                }
-                return out
+                return try await Self.read(query, on: connection, logger: logger, decode: decode)
             } catch {
                 let failure = await link.failure(error, on: connection)
                 if attempt == 1, failure is StorageUnavailable { continue }
@@ -94,14 +90,30 @@ final class PostgresEngine: Sendable {
         preconditionFailure("unreachable")
     }
 
+    /// One read on `connection`, failing at once if the connection closes under it
+    /// (`PostgresCloseWatch`) instead of waiting for an answer that never comes.
+    static func read<T: Sendable>(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger,
+                                  decode: @escaping @Sendable (StoreRow) throws -> T) async throws -> [T] {
+        try await PostgresCloseWatch.guarded(connection) {
+            var out: [T] = []
+            for try await row in try await connection.query(query, logger: logger) {
+                out.append(try decode(StoreRow(row)))
+            }
+            return out
+        }
+    }
+
     /// Runs `body` inside BEGIN … COMMIT on the writer connection; rolls back when it throws.
     /// A connection found cut at BEGIN is replaced once; a loss after that is reported, never
     /// retried, since the COMMIT may have landed (`PostgresLink.begin`, `abandon`).
     func transaction(_ body: @escaping @Sendable (PostgresConnection) async throws -> Void) async throws {
         let connection = try await writer.begin()
         do {
-            try await body(connection)
-            try await connection.query("COMMIT", logger: logger)
+            // The body and COMMIT fail at once if the connection closes under them (`PostgresCloseWatch`).
+            try await PostgresCloseWatch.guarded(connection) { [logger] in
+                try await body(connection)
+                try await connection.query("COMMIT", logger: logger)
+            }
         } catch {
             throw await writer.abandon(connection, after: error)
         }

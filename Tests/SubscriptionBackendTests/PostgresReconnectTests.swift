@@ -108,27 +108,6 @@ import StoreShared
         await link.close()
     }
 
-    /// Waits at most `seconds` for `body`, then fails: a request stuck on a dead connection (as
-    /// the backend's were before it reopened them) fails the test instead of stalling the run.
-    /// A body that overruns is left behind.
-    func finishing(within seconds: Int, _ body: @escaping @Sendable () async throws -> Void) async throws {
-        let (outcome, finished) = AsyncStream<Result<Void, any Error>>.makeStream()
-        Task {
-            do { try await body(); finished.yield(.success(())) } catch { finished.yield(.failure(error)) }
-        }
-        let timer = Task {
-            try await Task.sleep(for: .seconds(seconds))
-            finished.yield(.failure(Overran(seconds: seconds)))
-        }
-        defer { timer.cancel() }
-        for await result in outcome { return try result.get() }
-    }
-
-    struct Overran: Error, CustomStringConvertible {
-        let seconds: Int
-        var description: String { "did not finish within \(seconds) s: a request waited on a dead connection" }
-    }
-
     /// Runs `body` with a new database on the test server (`OPENSTORE_TEST_POSTGRES_URL`), its
     /// URL and location, and a link to the server's own database; drops the new one afterwards,
     /// also on failure.
