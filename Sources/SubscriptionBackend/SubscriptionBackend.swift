@@ -19,6 +19,8 @@ public final class SubscriptionBackend: Sendable {
     let onEvents: @Sendable () -> Void
     /// The backend's time: when events happen, webhooks are due and customer info is dated.
     public let clock: WallClock
+    /// Ingest's group commit: concurrent notifications and app posts share transactions.
+    let ingest: IngestBatcher
 
     /// Validates the configuration and builds each app's checker from its roots: Apple's
     /// (fingerprint-checked) when trusted, the app's root files, then `extraRootsDER`.
@@ -29,6 +31,7 @@ public final class SubscriptionBackend: Sendable {
         self.clock = clock
         self.configuration = configuration
         self.database = database
+        self.ingest = IngestBatcher(database: database)
         self.logger = logger
         self.onEvents = onEvents
         var checkers: [String: SignedDataChecker] = [:]
@@ -66,8 +69,8 @@ public final class SubscriptionBackend: Sendable {
 
     func apply(_ notification: VerifiedNotification, app: AppConfiguration) async throws -> Bool {
         let webhooks = configuration.webhooks
-        let (applied, events) = try await database.write { store in
-            var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: nowMs())
+        let (applied, events) = try await ingest.write { store in
+            var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: self.nowMs())
             let applied = try await writer.apply(notification)
             return (applied, writer.events.count)
         }
@@ -90,8 +93,8 @@ public final class SubscriptionBackend: Sendable {
             throw rejected(error, bundleId: checker.app.bundleId, what: "transaction")
         }
         let webhooks = configuration.webhooks
-        let (owner, events) = try await database.write { store in
-            var writer = LedgerWriter(store: store, app: checker.app, webhooks: webhooks, nowMs: nowMs())
+        let (owner, events) = try await ingest.write { store in
+            var writer = LedgerWriter(store: store, app: checker.app, webhooks: webhooks, nowMs: self.nowMs())
             try await writer.seeCustomer(appUserId)
             let owner = try await writer.claim(token: transaction.fields.appAccountToken, for: appUserId)
             try await writer.apply(transaction, owner: owner)

@@ -133,6 +133,84 @@ import Testing
         }
     }
 
+    /// The same replay, every notification at once: concurrent requests share transactions
+    /// (`IngestBatcher`), and each is still applied once.
+    @Test(arguments: BackendTestEngine.all) func concurrentShuffledAndDuplicatedNotificationsReachTheSameState(_ engine: BackendTestEngine) async throws {
+        let kit = try SignedDataKit()
+        let notifications = try lifecycle(kit)
+        let ordered = try await TestBackend.with(trusting: [kit.authority.rootDER], engine: engine) { test in
+            for n in notifications { _ = try await test.backend.receiveNotification(bundleId: kit.bundleId, signedPayload: n) }
+            return try #require(try await test.backend.customerInfo(appUserId: user))
+        }
+        var generator = SeededGenerator(seed: 33)
+        for round in 0..<3 {
+            let replay = (notifications + notifications).shuffled(using: &generator)
+            let (info, outcomes) = try await TestBackend.with(trusting: [kit.authority.rootDER], engine: engine) { test in
+                let backend = test.backend, bundleId = kit.bundleId
+                let outcomes = try await withThrowingTaskGroup(of: SubscriptionBackend.Outcome.self) { group in
+                    for n in replay { group.addTask { try await backend.receiveNotification(bundleId: bundleId, signedPayload: n) } }
+                    return try await group.reduce(into: [SubscriptionBackend.Outcome]()) { $0.append($1) }
+                }
+                return (try #require(try await test.backend.customerInfo(appUserId: user)), outcomes)
+            }
+            #expect(outcomes.filter { $0 == .applied }.count == notifications.count, "round \(round): each applied once")
+            #expect(Self.comparable(info) == Self.comparable(ordered), "round \(round)")
+        }
+    }
+
+    /// Writes queued behind a batch commit together; one that fails rolls back alone (what it wrote
+    /// before failing included) and the others commit.
+    @Test(arguments: BackendTestEngine.all) func queuedWritesShareOneTransactionAndAFailingOneFailsAlone(_ engine: BackendTestEngine) async throws {
+        let kit = try SignedDataKit()
+        try await TestBackend.with(trusting: [kit.authority.rootDER], engine: engine) { test in
+            let database = test.backend.database
+            let batcher = IngestBatcher(database: database)
+            let (gate, open) = AsyncStream.makeStream(of: Void.self)
+            let (entered, enter) = AsyncStream.makeStream(of: Void.self)
+            let first = Task {
+                try await batcher.write { store in
+                    enter.yield()
+                    for await _ in gate { break }
+                    try await store.insert(CustomerRow(appUserId: "first", firstSeenMs: 1))
+                }
+            }
+            for await _ in entered { break }
+            struct Refused: Error {}
+            let writes = Task {
+                await withTaskGroup(of: (Int, Bool).self) { group in
+                    for i in 0..<49 {
+                        group.addTask {
+                            do {
+                                try await batcher.write { store in
+                                    try await store.insert(CustomerRow(appUserId: "c\(i)", firstSeenMs: 1))
+                                    if i == 20 { throw Refused() }
+                                }
+                                return (i, true)
+                            } catch {
+                                return (i, false)
+                            }
+                        }
+                    }
+                    return await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
+                }
+            }
+            while batcher.queued < 49 { await Task.yield() }
+            open.yield()
+            try await first.value
+            let results = await writes.value
+            #expect(results.filter { !$0.value }.map(\.key) == [20])
+            #expect(batcher.batches == 2, "the 49 queued writes commit in one transaction")
+            let present = try await database.write { store in
+                var present: Set<String> = []
+                for name in ["first"] + (0..<49).map({ "c\($0)" }) where try await store.customerExists(name) { present.insert(name) }
+                return present
+            }
+            #expect(present.contains("first"))
+            #expect(!present.contains("c20"), "the failing write's own insert is rolled back")
+            #expect(present.count == 49, "every other write committed")
+        }
+    }
+
     /// Customer info without the fields that depend on when the test ran.
     static func comparable(_ info: CustomerInfo) -> CustomerInfo {
         var copy = info
