@@ -123,8 +123,8 @@ def test_two_instances_starting_at_once_on_an_empty_database_create_the_schema_o
                     pass
                 assert time.monotonic() < deadline, "an instance did not become ready"
                 time.sleep(0.1)
-        # Each migration once (1: the store's tables, 2: leases, instances, identifier blocks).
-        assert psql(url, "SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_version") == "1,2,3"
+        # Each migration once (1: the store's tables, 2: leases, instances, identifier blocks, 3: integer keys, 4: the epoch key).
+        assert psql(url, "SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_version") == "1,2,3,4"
         # Both came up as instances of one store: each listed, the default world owned by one.
         listed = psql(url, "SELECT count(*) FROM store_instances")
         assert listed == "2", listed
