@@ -47,6 +47,33 @@ on_exit() {
   fi
 }
 trap on_exit EXIT
+# A run stopped from outside (CI's time limit, Ctrl-C) is a failure, not a pass: without these the
+# EXIT trap saw the status of the last finished command and printed "ALL STAGES PASSED".
+trap 'echo "stopped by SIGTERM" >&2; exit 143' TERM
+trap 'echo "stopped by SIGINT" >&2; exit 130' INT
+trap 'echo "stopped by SIGHUP" >&2; exit 129' HUP
+
+# bounded_swift_test LIMIT ARGS...: `swift test ARGS...`, stopped after LIMIT seconds. A test that
+# hangs then fails the run at once, naming each test that started and never finished, instead of
+# the whole run reaching CI's limit with nothing said (a `swift test` stage takes 1-2 minutes).
+bounded_swift_test() {
+  local limit="$1"; shift
+  local log status
+  log="$(mktemp "${TMPDIR:-/tmp}/swift-test-log.XXXXXX")"
+  set +e
+  timeout --signal=TERM --kill-after=20 "$limit" swift test "$@" 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
+  set -e
+  if [[ $status -eq 124 || $status -eq 137 ]]; then
+    echo "swift test $* ran longer than ${limit}s; tests that started and never finished:" >&2
+    sed -n 's/^.*◇ Test \(.*\) started\.$/\1/p' "$log" | sort >"$log.started"
+    sed -n 's/^.*[✔✘] Test \(.*\) \(passed\|failed\) after .*$/\1/p' "$log" | sort >"$log.finished"
+    comm -23 "$log.started" "$log.finished" | sed 's/^/  /' >&2
+    rm -f "$log.started" "$log.finished"
+  fi
+  rm -f "$log"
+  return "$status"
+}
 
 apt_install() {
   # apt-get as root (CI and developer machines run as root); sudo when available otherwise.
@@ -143,15 +170,15 @@ if [[ "${SKIP_SWIFT_TEST:-0}" != "1" ]]; then
   # so the first session replaces Swift's global executor with one that grows with demand
   # (Sources/StoreKitTest/ElasticExecutor.swift), and its sessions answer StoreKit calls from any
   # test of the process; neither should reach the other suites (docs/testing.md).
-  swift test --skip "StoreKitTestTests|StoreKitTestExampleTests"
+  bounded_swift_test 900 --skip "StoreKitTestTests|StoreKitTestExampleTests"
   banner "swift test: StoreKitTest (SKTestSession), in a process of its own"
-  swift test --skip-build --filter "StoreKitTestTests|StoreKitTestExampleTests"
+  bounded_swift_test 600 --skip-build --filter "StoreKitTestTests|StoreKitTestExampleTests"
   if [[ -n "${OPENSTORE_TEST_POSTGRES_URL:-}" ]]; then
     # Every engine behaviour on the other storage engine too: each test's store on a fresh database.
     banner "swift test: the engine tests again, every store on PostgreSQL"
     # One at a time: each test opens stores of five connections and keeps them to its end, and 117
     # at once outgrow the cluster's max_connections.
-    OPENSTORE_TEST_ENGINE=postgres swift test --skip-build --no-parallel --filter StoreEngineTests
+    OPENSTORE_TEST_ENGINE=postgres bounded_swift_test 900 --skip-build --no-parallel --filter StoreEngineTests
   fi
 else
   banner "swift test (skipped: SKIP_SWIFT_TEST=1)"

@@ -123,8 +123,20 @@ import Testing
         // A hands the world back; B's take-over must wait for the open write.
         try await database.releaseLeases(owner: "A", worlds: ["w"])
         let takeOver = Task { try await database.acquireLease(world: "w", owner: "B", address: "http://b", ttlMs: 60_000) }
-        _ = try await database.lease(world: "w")  // a round trip while the take-over waits
-        #expect(try await database.lease(world: "marker") == nil, "the write has not committed")
+        // Watched on the heartbeat's connection: the take-over waits on one of the shared readers,
+        // and a read queued behind it there would wait for the write too, which waits for this test.
+        let probe = database.engine.leaseSQL
+        var waiting = false
+        let deadline = ContinuousClock.now + .seconds(30)  // bounds a take-over that never waits; no speed limit
+        while !waiting && ContinuousClock.now < deadline {
+            waiting = try await probe.raw("""
+                SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
+                """).first(decodingColumn: "n", as: Int.self) ?? 0 > 0
+            if !waiting { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(waiting, "the take-over did not wait for the open write")
+        let markers = try await probe.raw("SELECT COUNT(*) AS n FROM world_leases WHERE world = 'marker'").first(decodingColumn: "n", as: Int.self)
+        #expect(markers == 0, "the write has not committed")
         open.yield()
         open.finish()
         try await write.value
