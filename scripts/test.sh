@@ -66,8 +66,9 @@ bounded_swift_test() {
   set -e
   if [[ $status -eq 124 || $status -eq 137 ]]; then
     echo "swift test $* ran longer than ${limit}s; tests that started and never finished:" >&2
-    sed -n 's/^.*◇ Test \(.*\) started\.$/\1/p' "$log" | sort >"$log.started"
-    sed -n 's/^.*[✔✘] Test \(.*\) \(passed\|failed\) after .*$/\1/p' "$log" | sort >"$log.finished"
+    sed -n 's/^.*◇ Test \(.*\) started\.$/\1/p' "$log" | grep -v -e '^case passing ' -e '^run$' | sort -u >"$log.started"
+    sed -n 's/^.*[✔✘] Test \(.*\) \(passed\|failed\) after .*$/\1/p' "$log" |
+      sed 's/ with [0-9]* test cases\?$//' | sort -u >"$log.finished"
     comm -23 "$log.started" "$log.finished" | sed 's/^/  /' >&2
     rm -f "$log.started" "$log.finished"
   fi
