@@ -82,10 +82,11 @@ class WebhookReceiver(PostReceiver):
 class BackendProcess:
     """`openstore backend` on a free port, with its own database file."""
 
-    def __init__(self, binary: Path, folder: Path, args: List[str]):
+    def __init__(self, binary: Path, folder: Path, args: List[str], database: Optional[str] = None):
         self.binary = binary
         self.folder = folder
         self.args = args
+        self.database = database  # several processes given one URL share it (docs/backend.md, "Many instances")
         self.proc: Optional[subprocess.Popen] = None
         self.base_url: Optional[str] = None
         self.lines: List[str] = []
@@ -94,7 +95,7 @@ class BackendProcess:
         self.folder.mkdir(parents=True, exist_ok=True)
         # On the suite's PostgreSQL pass (OPENSTORE_TEST_POSTGRES_URL set), the backend keeps its
         # state in a PostgreSQL database of its own, as `--database postgres://…` does for users.
-        database = store_environment(self.folder).get("OPENSTORE_DATABASE_URL") or str(self.folder / "backend.sqlite")
+        database = self.database or store_environment(self.folder).get("OPENSTORE_DATABASE_URL") or str(self.folder / "backend.sqlite")
         cmd = [str(self.binary), "backend", "--host", "127.0.0.1", "--port", "0", "--database", database, *self.args]
         self.lines = []
         self.base_url = None

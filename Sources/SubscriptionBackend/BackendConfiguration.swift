@@ -29,6 +29,10 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
     /// All Subscription Statuses per subscription). Against Apple's hosts the calls are also
     /// paced to Apple's published rates (`ServerAPIPacer`).
     public var reconcileConcurrency: Int
+    /// How long an instance holds the webhook deliveries it took from the outbox before another
+    /// instance may take them (the instance died). A delivery starts only while at least the
+    /// delivery timeout and a margin of the hold remain, so a live instance never overlaps another.
+    public var webhookLeaseSeconds: Double
 
     /// Defaults: loopback on port 8081, a SQLite file under `.openstore-backend/`, hourly
     /// reconciliation, webhooks retried from 5 s up to an hour, 10 attempts.
@@ -36,7 +40,7 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
         host: String = "127.0.0.1", port: Int = 8081, database: String = ".openstore-backend/backend.sqlite",
         apps: [AppConfiguration] = [], webhooks: [WebhookTarget] = [], reconcileIntervalSeconds: Double = 3600,
         webhookRetryBaseSeconds: Double = 5, webhookRetryMaxSeconds: Double = 3600, webhookMaxAttempts: Int = 10,
-        apiToken: String? = nil, reconcileConcurrency: Int = 8
+        apiToken: String? = nil, reconcileConcurrency: Int = 8, webhookLeaseSeconds: Double = 60
     ) {
         self.host = host
         self.port = port
@@ -49,11 +53,12 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
         self.webhookMaxAttempts = webhookMaxAttempts
         self.apiToken = apiToken
         self.reconcileConcurrency = reconcileConcurrency
+        self.webhookLeaseSeconds = webhookLeaseSeconds
     }
 
     enum CodingKeys: String, CodingKey {
         case host, port, database, apps, webhooks, reconcileIntervalSeconds, webhookRetryBaseSeconds
-        case webhookRetryMaxSeconds, webhookMaxAttempts, apiToken, reconcileConcurrency
+        case webhookRetryMaxSeconds, webhookMaxAttempts, apiToken, reconcileConcurrency, webhookLeaseSeconds
     }
 
     /// Missing keys take their defaults, so a file may hold only what differs.
@@ -71,6 +76,7 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
         webhookMaxAttempts = try c.decodeIfPresent(Int.self, forKey: .webhookMaxAttempts) ?? d.webhookMaxAttempts
         apiToken = try c.decodeIfPresent(String.self, forKey: .apiToken)
         reconcileConcurrency = try c.decodeIfPresent(Int.self, forKey: .reconcileConcurrency) ?? d.reconcileConcurrency
+        webhookLeaseSeconds = try c.decodeIfPresent(Double.self, forKey: .webhookLeaseSeconds) ?? d.webhookLeaseSeconds
     }
 
     /// Reads `backend.json`; a broken file is reported with the JSON path of the fault.
@@ -123,6 +129,10 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
             }
         }
         if webhookMaxAttempts < 1 { throw BackendConfigurationError("$.webhookMaxAttempts must be at least 1") }
+        let shortestLease = WebhookDispatcher.deliveryTimeoutSeconds + WebhookDispatcher.leaseMarginSeconds + 1
+        if !(webhookLeaseSeconds >= shortestLease && webhookLeaseSeconds <= 86_400) {
+            throw BackendConfigurationError("$.webhookLeaseSeconds \(webhookLeaseSeconds) must be \(Int(shortestLease)) to 86400 (a delivery's timeout, \(Int(WebhookDispatcher.deliveryTimeoutSeconds)) s, and a margin must fit in it)")
+        }
         // The customer and admin API is open on loopback only; anywhere else it needs a token.
         if !["127.0.0.1", "::1", "localhost"].contains(host), (apiToken ?? "").isEmpty {
             throw BackendConfigurationError("$.host \(host) is not loopback: set apiToken (--api-token) so /v1/* needs a bearer token")

@@ -81,12 +81,6 @@ extension BackendDatabase {
             .first(decodingColumn: "body", as: String.self)
     }
 
-    func dueOutbox(nowMs: Int64, limit: Int) async throws -> [OutboxRow] {
-        try await readSQL.select().columns("*").from("bk_outbox")
-            .where("state", .equal, "pending").where("nextAttemptMs", .lessThanOrEqual, nowMs)
-            .orderBy("nextAttemptMs").limit(limit).all(decoding: OutboxRow.self)
-    }
-
     /// The soonest next attempt of a pending webhook, if any: the dispatcher sleeps until then.
     func nextOutboxAttemptMs() async throws -> Int64? {
         try await readSQL.select()

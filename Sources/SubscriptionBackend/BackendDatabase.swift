@@ -21,16 +21,37 @@ public final class BackendDatabase: Sendable {
     let readSQL: any SQLDatabase
     /// Begins a transaction on the writer connection; `write` runs the rest of it there.
     private let begin: @Sendable () async throws -> BackendWriteConnection
+    /// Takes the job lock of the given name if no instance holds it; returns its release.
+    private let tryLock: @Sendable (String) async throws -> (@Sendable () async -> Void)?
     private let closeConnections: @Sendable () async -> Void
     private let lock = AsyncLock()
 
+    /// `tryLock` defaults to SQLite's: one process uses the file, so the lock is always free.
     init(engine: Engine, writeSQL: any SQLDatabase, readSQL: any SQLDatabase,
-         begin: @escaping @Sendable () async throws -> BackendWriteConnection, close: @escaping @Sendable () async -> Void) {
+         begin: @escaping @Sendable () async throws -> BackendWriteConnection,
+         tryLock: @escaping @Sendable (String) async throws -> (@Sendable () async -> Void)? = { _ in { } },
+         close: @escaping @Sendable () async -> Void) {
         self.engine = engine
         self.writeSQL = writeSQL
         self.readSQL = readSQL
         self.begin = begin
+        self.tryLock = tryLock
         self.closeConnections = close
+    }
+
+    /// Runs `body` unless another instance sharing the database runs the job `name` right now;
+    /// then returns nil at once. On PostgreSQL the lock belongs to a connection, so an instance
+    /// that dies holding it lets it go with its connection.
+    func exclusively<T: Sendable>(_ name: String, _ body: () async throws -> T) async throws -> T? {
+        guard let release = try await tryLock(name) else { return nil }
+        do {
+            let result = try await body()
+            await release()
+            return result
+        } catch {
+            await release()
+            throw error
+        }
     }
 
     /// Opens `sqlite:PATH`, a bare path, or `postgres://user:pass@host:port/db` (as the store's

@@ -3,8 +3,9 @@ import ServiceLifecycle
 import StoreShared
 
 /// Webhook delivery as a ServiceLifecycle service beside the backend's HTTP server: it runs the
-/// dispatcher's loop while the group runs and ends on graceful shutdown (SIGTERM), after the
-/// server has stopped taking requests, with nothing cancelled by hand.
+/// dispatcher's loop while the group runs. On graceful shutdown (SIGTERM), after the server has
+/// finished its requests, the delivery in flight ends with its answer recorded and the rest are
+/// handed back to the outbox.
 public struct WebhookDeliveryService: Service {
     let dispatcher: WebhookDispatcher
 
@@ -13,10 +14,10 @@ public struct WebhookDeliveryService: Service {
         self.dispatcher = dispatcher
     }
 
-    /// Delivers until graceful shutdown or cancellation.
+    /// Delivers until graceful shutdown (finishing the delivery in flight) or cancellation.
     public func run() async throws {
         let dispatcher = dispatcher
-        await cancelWhenGracefulShutdown { await dispatcher.run() }
+        await withGracefulShutdownHandler { await dispatcher.run() } onGracefulShutdown: { dispatcher.stop() }
     }
 }
 

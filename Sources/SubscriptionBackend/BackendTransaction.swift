@@ -126,6 +126,37 @@ struct BackendTransaction {
         try await sql.insert(into: "bk_outbox").model(row, nilEncodingStrategy: .asNil).run()
     }
 
+    /// Takes up to `limit` due deliveries, soonest due first, for this instance until `untilMs`:
+    /// their next attempt moves to `untilMs`, so no other instance takes them meanwhile, and one
+    /// that dies leaves them due again at `untilMs` (`WebhookDispatcher`).
+    func leaseDueOutbox(nowMs: Int64, limit: Int, untilMs: Int64) async throws -> [OutboxRow] {
+        let due = try await sql.select().columns("*").from("bk_outbox")
+            .where("state", .equal, "pending").where("nextAttemptMs", .lessThanOrEqual, nowMs)
+            .orderBy("nextAttemptMs").limit(limit).all(decoding: OutboxRow.self)
+        for row in due { try await setNextAttempt(row, ms: untilMs) }
+        return due
+    }
+
+    /// Whether the lease taken with `untilMs` on `row` still holds: no attempt was recorded and
+    /// no other instance took the delivery since.
+    func holdsLease(_ row: OutboxRow, untilMs: Int64) async throws -> Bool {
+        let current = try await sql.select().columns("*").from("bk_outbox")
+            .where("eventId", .equal, row.eventId).where("url", .equal, row.url).first(decoding: OutboxRow.self)
+        return current?.state == "pending" && current?.attempts == row.attempts && current?.nextAttemptMs == untilMs
+    }
+
+    /// Hands back leased deliveries that were not attempted: due again when they were due before.
+    func releaseLease(_ rows: [OutboxRow], untilMs: Int64) async throws {
+        for row in rows {
+            if try await holdsLease(row, untilMs: untilMs) { try await setNextAttempt(row, ms: row.nextAttemptMs) }
+        }
+    }
+
+    private func setNextAttempt(_ row: OutboxRow, ms: Int64) async throws {
+        try await sql.update("bk_outbox").set("nextAttemptMs", to: ms)
+            .where("eventId", .equal, row.eventId).where("url", .equal, row.url).run()
+    }
+
     /// One delivery attempt: the outbox row's new state and the log line, together.
     func record(_ outbox: OutboxRow, _ delivery: DeliveryRow) async throws {
         try await sql.update("bk_outbox").set(model: outbox, nilEncodingStrategy: .asNil)

@@ -33,6 +33,9 @@ public final class Reconciler: Sendable {
         public var refused = 0
         /// One line per failure (an unreadable key, a failed call, a refused payload); the pass goes on past each.
         public var errors: [String] = []
+        /// Apps this pass left alone because another instance sharing the database was
+        /// reconciling them at that moment (docs/backend.md, "Many instances").
+        public var runningElsewhere: [String] = []
 
         /// Adds what another part of the pass did.
         mutating func merge(_ other: Report) {
@@ -42,6 +45,7 @@ public final class Reconciler: Sendable {
             subscriptionsChecked += other.subscriptionsChecked
             refused += other.refused
             errors += other.errors
+            runningElsewhere += other.runningElsewhere
         }
     }
 
@@ -66,7 +70,8 @@ public final class Reconciler: Sendable {
 
     static let day: Int64 = 86_400_000
 
-    /// One pass over every app with an API key; one pass at a time.
+    /// One pass over every app with an API key; one pass at a time in this instance, and one
+    /// instance at a time per app when several share a database.
     public func reconcile() async -> Report {
         (try? await lock.run { await self.pass() }) ?? Report()
     }
@@ -83,15 +88,29 @@ public final class Reconciler: Sendable {
                 report.errors.append("\(app.bundleId): cannot read the API key \(key.privateKeyFile): \(error)")
                 continue
             }
-            for environment in app.environments where environment == "Production" || environment == "Sandbox" {
-                let client = ServerAPIClient(baseURL: app.baseURL(environment: environment), signer: signer, http: http, clock: backend.clock)
-                await notifications(app: app, environment: environment, client: client, checker: checker, report: &report)
-                await transactions(app: app, environment: environment, client: client, checker: checker, report: &report)
-                await statuses(app: app, environment: environment, client: client, checker: checker, report: &report)
+            // One instance at a time reconciles an app; the others leave it and say so.
+            do {
+                let done = try await backend.database.exclusively("reconcile \(app.bundleId)") {
+                    await self.pass(app, signer: signer, checker: checker)
+                }
+                if let done { report.merge(done) } else { report.runningElsewhere.append(app.bundleId) }
+            } catch {
+                report.errors.append("\(app.bundleId): cannot take the reconcile lock: \(error)")
             }
         }
         if !report.errors.isEmpty {
             backend.logger.warning("reconcile finished with errors", metadata: ["errors": "\(report.errors)"])
+        }
+        return report
+    }
+
+    private func pass(_ app: AppConfiguration, signer: APITokenSigner, checker: SignedDataChecker) async -> Report {
+        var report = Report()
+        for environment in app.environments where environment == "Production" || environment == "Sandbox" {
+            let client = ServerAPIClient(baseURL: app.baseURL(environment: environment), signer: signer, http: http, clock: backend.clock)
+            await notifications(app: app, environment: environment, client: client, checker: checker, report: &report)
+            await transactions(app: app, environment: environment, client: client, checker: checker, report: &report)
+            await statuses(app: app, environment: environment, client: client, checker: checker, report: &report)
         }
         return report
     }

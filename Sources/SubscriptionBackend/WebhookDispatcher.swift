@@ -4,14 +4,27 @@ import Foundation
 import Logging
 import StoreShared
 import NIOCore
+import Synchronization
 
 /// Delivers events from the durable outbox to the configured URLs. A delivery is done when the
 /// URL answers 2xx; otherwise it is retried with exponential backoff (base × 2^(attempt−1),
 /// capped), up to the configured number of attempts. Every attempt lands in the delivery log.
+///
+/// Instances sharing a database lease the deliveries they make (`webhookLeaseSeconds`): a round
+/// takes its rows out of the others' reach in one write, starts each delivery only while the
+/// lease outlasts the delivery's timeout and a margin, records an attempt only while the lease
+/// still holds, and hands back what it did not start. A delivery is made by one instance at a
+/// time, tried again by another when its instance dies, and never made again after a success.
 public final class WebhookDispatcher: Sendable {
     let backend: SubscriptionBackend
     let http: HTTPClient
     private let wake: WakeSignal
+    private let stopping = Mutex(false)
+
+    /// How long a delivery waits for the URL's answer.
+    static let deliveryTimeoutSeconds: Double = 10
+    /// Lease left beyond the timeout for a delivery to start: covers recording it and clock skew.
+    static let leaseMarginSeconds: Double = 5
 
     /// `wake`: the signal the backend pokes when it records events, made before the dispatcher.
     public init(backend: SubscriptionBackend, http: HTTPClient, wake: WakeSignal = WakeSignal()) {
@@ -23,10 +36,19 @@ public final class WebhookDispatcher: Sendable {
     /// Starts a delivery round now instead of at the next poll.
     public func poke() { wake.signal() }
 
-    /// Runs until the task is cancelled: a round, then sleep until a poke (an event was
+    /// Ends `run` after the delivery in flight (graceful shutdown): deliveries not started go back
+    /// to the outbox for another instance, or for the next start.
+    public func stop() {
+        stopping.withLock { $0 = true }
+        wake.signal()
+    }
+
+    private var isStopping: Bool { stopping.withLock { $0 } }
+
+    /// Runs until `stop()` or cancellation: a round, then sleep until a poke (an event was
     /// recorded) or the next retry is due. An idle backend does not poll (issue #27).
     public func run() async {
-        while !Task.isCancelled {
+        while !Task.isCancelled && !isStopping {
             var full = false
             do {
                 full = try await round() == Self.roundSize
@@ -51,16 +73,29 @@ public final class WebhookDispatcher: Sendable {
         return .milliseconds(wait <= 0 ? Self.longestSleepMs : min(wait, Self.longestSleepMs))
     }
 
-    /// Delivers every due outbox row once (at most `roundSize`), oldest event first; returns how
-    /// many rows were due.
+    /// Leases the due outbox rows (at most `roundSize`, soonest due first) and delivers each once;
+    /// returns how many rows were due. Rows it cannot start in time, or at all while stopping,
+    /// are handed back.
     @discardableResult
     public func round() async throws -> Int {
         let now = backend.nowMs()
-        let due = try await backend.database.dueOutbox(nowMs: now, limit: Self.roundSize)
-        for row in due {
+        let leaseUntil = now + Int64(backend.configuration.webhookLeaseSeconds * 1000)
+        let due = try await backend.database.write { store in
+            try await store.leaseDueOutbox(nowMs: now, limit: Self.roundSize, untilMs: leaseUntil)
+        }
+        let latestStart = leaseUntil - Int64((Self.deliveryTimeoutSeconds + Self.leaseMarginSeconds) * 1000)
+        var next = 0
+        while next < due.count, !isStopping, backend.nowMs() <= latestStart {
+            let row = due[next]
+            next += 1
+            // A URL no longer configured, or an event gone: the row waits out the lease.
             guard let target = backend.configuration.webhooks.first(where: { $0.url == row.url }) else { continue }
             guard let body = try await backend.database.eventBody(id: row.eventId) else { continue }
-            try await deliver(row, body: body, target: target)
+            try await deliver(row, body: body, target: target, leaseUntil: leaseUntil)
+        }
+        if next < due.count {
+            let unstarted = Array(due[next...])
+            try await backend.database.write { store in try await store.releaseLease(unstarted, untilMs: leaseUntil) }
         }
         return due.count
     }
@@ -81,7 +116,7 @@ public final class WebhookDispatcher: Sendable {
         return "t=\(timestamp),v1=" + mac.map { String(format: "%02x", $0) }.joined()
     }
 
-    private func deliver(_ row: OutboxRow, body eventJSON: String, target: WebhookTarget) async throws {
+    private func deliver(_ row: OutboxRow, body eventJSON: String, target: WebhookTarget, leaseUntil: Int64) async throws {
         let body = Self.wireBody(eventJSON: eventJSON, format: target.format)
         let timestamp = backend.nowMs() / 1000
         var request = HTTPClientRequest(url: target.url)
@@ -94,7 +129,7 @@ public final class WebhookDispatcher: Sendable {
         var status: Int?
         var failure: String?
         do {
-            let response = try await http.execute(request, timeout: .seconds(10))
+            let response = try await http.execute(request, timeout: .milliseconds(Int64(Self.deliveryTimeoutSeconds * 1000)))
             _ = try? await response.body.collect(upTo: 64 * 1024)
             status = Int(response.status.code)
             if !(200..<300).contains(Int(response.status.code)) { failure = "HTTP \(response.status.code)" }
@@ -111,7 +146,16 @@ public final class WebhookDispatcher: Sendable {
         let updated = OutboxRow(
             eventId: row.eventId, url: row.url, attempts: attempt, nextAttemptMs: ok ? now : now + Int64(delay * 1000),
             state: state, lastStatus: status, lastError: failure)
-        try await backend.database.write { store in try await store.record(updated, delivery) }
+        let recorded = try await backend.database.write { store -> Bool in
+            // Recorded only under this round's lease: an instance that paused past it and finds the
+            // delivery taken by another leaves the attempt to that one's record.
+            guard try await store.holdsLease(row, untilMs: leaseUntil) else { return false }
+            try await store.record(updated, delivery)
+            return true
+        }
+        if !recorded {
+            backend.logger.warning("webhook attempt not recorded: its lease ran out", metadata: ["event": "\(row.eventId)", "url": "\(row.url)"])
+        }
     }
 
     /// The delivery log, newest first.

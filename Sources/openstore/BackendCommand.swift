@@ -37,6 +37,7 @@ struct BackendCommand: AsyncParsableCommand {
     @Option(name: .customLong("reconcile-interval"), help: "Seconds between reconciliations (0: only on start and on demand; default 3600).") var reconcileInterval: Double?
     @Option(name: .customLong("reconcile-concurrency"), help: "Server API calls a reconcile pass has in flight (default 8; paced to Apple's rates on Apple's hosts).") var reconcileConcurrency: Int?
     @Option(name: .customLong("webhook-retry-base"), help: "Seconds before the first webhook retry; doubles each time (default 5).") var webhookRetryBase: Double?
+    @Option(name: .customLong("webhook-lease"), help: "Seconds an instance holds the webhook deliveries it took before another instance may make them (default 60; at least 16).") var webhookLease: Double?
     @Option(name: .customLong("api-token"), help: "Require 'Authorization: Bearer <token>' on /v1/*.") var apiToken: String?
     @Option(name: .customLong("log-level"), help: "trace … critical (default info).") var logLevel = "info"
 
@@ -48,6 +49,7 @@ struct BackendCommand: AsyncParsableCommand {
         if let reconcileInterval { settings.reconcileIntervalSeconds = reconcileInterval }
         if let reconcileConcurrency { settings.reconcileConcurrency = reconcileConcurrency }
         if let webhookRetryBase { settings.webhookRetryBaseSeconds = webhookRetryBase }
+        if let webhookLease { settings.webhookLeaseSeconds = webhookLease }
         if let apiToken { settings.apiToken = apiToken }
         for hook in webhooks {
             guard let cut = hook.lastIndex(of: "="), hook[..<cut].contains("://") else {

@@ -4,6 +4,7 @@ import StoreShared
 import Hummingbird
 import SQLKit
 import StoreTestSupport
+import Synchronization
 import Testing
 import StoreSigning
 @testable import SubscriptionBackend
@@ -95,11 +96,17 @@ final class TestBackend {
     let folder: URL
     let backend: SubscriptionBackend
     let schema: String?
+    let roots: [[UInt8]]
+    private let siblings = Mutex<[BackendDatabase]>([])
 
+    /// `configure` changes the configuration before the backend is made (an app's API key, the
+    /// webhook lease).
     init(trusting roots: [[UInt8]], bundleId: String = "com.example.backend", environments: [String] = ["Sandbox"],
-         webhooks: [WebhookTarget] = [], engine: BackendTestEngine = .sqlite, clock: WallClock = .system) async throws {
+         webhooks: [WebhookTarget] = [], engine: BackendTestEngine = .sqlite, clock: WallClock = .system,
+         configure: (inout BackendConfiguration) -> Void = { _ in }) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("backend-test-\(UUID().uuidString)")
         schema = engine == .postgres ? "bk_t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() : nil
+        self.roots = roots
         do {
             let database: BackendDatabase
             if let schema, let url = BackendTestEngine.postgresURL {
@@ -108,15 +115,28 @@ final class TestBackend {
                 database = try await BackendDatabase.open(path: folder.appendingPathComponent("backend.sqlite").path)
             }
             let app = AppConfiguration(bundleId: bundleId, environments: environments, trustAppleRoot: false)
-            backend = try SubscriptionBackend(
-                configuration: BackendConfiguration(apps: [app], webhooks: webhooks), database: database, extraRootsDER: roots, clock: clock)
+            var configuration = BackendConfiguration(apps: [app], webhooks: webhooks)
+            configure(&configuration)
+            backend = try SubscriptionBackend(configuration: configuration, database: database, extraRootsDER: roots, clock: clock)
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
         }
     }
 
+    /// Another instance on the same PostgreSQL schema, with the same configuration: what a second
+    /// `openstore backend` process given the same database URL runs. Closed with this one.
+    func sibling(clock: WallClock? = nil) async throws -> SubscriptionBackend {
+        struct SiblingsNeedPostgreSQL: Error {}
+        guard let schema, let url = BackendTestEngine.postgresURL else { throw SiblingsNeedPostgreSQL() }
+        let database = try await BackendDatabase.open(url: url, schema: schema)
+        siblings.withLock { $0.append(database) }
+        return try SubscriptionBackend(configuration: backend.configuration, database: database, extraRootsDER: roots,
+                                       clock: clock ?? backend.clock)
+    }
+
     func close() async {
+        for database in siblings.withLock({ $0 }) { await database.close() }
         if let schema {
             try? await backend.database.writeSQL.raw("DROP SCHEMA IF EXISTS \(ident: schema) CASCADE").run()
         }
@@ -127,9 +147,11 @@ final class TestBackend {
     /// Runs `body` with a fresh backend and always cleans up.
     static func with<T>(trusting roots: [[UInt8]], environments: [String] = ["Sandbox"], webhooks: [WebhookTarget] = [],
                         engine: BackendTestEngine = .sqlite, clock: WallClock = .system,
+                        configure: (inout BackendConfiguration) -> Void = { _ in },
                         _ body: (TestBackend) async throws -> T) async throws -> T {
-        try await withStarted({ try await TestBackend(trusting: roots, environments: environments, webhooks: webhooks, engine: engine, clock: clock) },
-                              stop: { await $0.close() }, body)
+        try await withStarted({
+            try await TestBackend(trusting: roots, environments: environments, webhooks: webhooks, engine: engine, clock: clock, configure: configure)
+        }, stop: { await $0.close() }, body)
     }
 
     func eventTypes(_ user: String) async throws -> [String] {

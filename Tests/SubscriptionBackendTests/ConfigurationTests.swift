@@ -15,7 +15,7 @@ import Testing
     @Test func aMinimalFileTakesTheDefaults() throws {
         let config = try load(#"{"apps": [{"bundleId": "com.example.app", "appAppleId": 42}]}"#)
         try config.validate()
-        #expect(config.host == "127.0.0.1" && config.port == 8081 && config.webhookMaxAttempts == 10)
+        #expect(config.host == "127.0.0.1" && config.port == 8081 && config.webhookMaxAttempts == 10 && config.webhookLeaseSeconds == 60)
         let app = try #require(config.apps.first)
         #expect(app.environments == ["Production", "Sandbox"] && app.trustAppleRoot && app.entitlements.isEmpty)
         #expect(app.baseURL(environment: "Production") == "https://api.storekit.apple.com")
@@ -53,6 +53,14 @@ import Testing
         let app = #"{"bundleId": "a", "environments": ["Sandbox"]}"#
         #expect(throws: BackendConfigurationError.self) { try load(#"{"host": "0.0.0.0", "apps": [\#(app)]}"#).validate() }
         try load(#"{"host": "0.0.0.0", "apiToken": "t", "apps": [\#(app)]}"#).validate()
+        // A webhook lease must outlast a delivery's timeout and margin (16 s at least).
+        do {
+            try load(#"{"webhookLeaseSeconds": 12, "apps": [\#(app)]}"#).validate()
+            Issue.record("a lease shorter than a delivery was accepted")
+        } catch let error as BackendConfigurationError {
+            #expect(error.description.contains("$.webhookLeaseSeconds"))
+        }
+        try load(#"{"webhookLeaseSeconds": 16, "apps": [\#(app)]}"#).validate()
     }
 
     @Test func theShippedAppleRootIsTheOneApplePublishes() throws {
