@@ -73,12 +73,10 @@ enum BackendPostgres {
     static func tryLock(_ name: String, on link: PostgresLink) async throws -> (@Sendable () async -> Void)? {
         let connection = try await link.connection()
         let sql = PostgresConnectionSQL(connection, logger: link.logger)
-        let taken = try await sql.raw("""
-            SELECT pg_try_advisory_lock(\(bind: jobLockSpace), hashtext(current_schema() || ':' || \(bind: name))) AS taken
-            """).first(decodingColumn: "taken", as: Bool.self) ?? false
+        let key: SQLQueryString = "\(bind: jobLockSpace), hashtext(current_schema() || ':' || \(bind: name))"
+        let taken = try await sql.raw("SELECT pg_try_advisory_lock(\(key)) AS taken")
+            .first(decodingColumn: "taken", as: Bool.self) ?? false
         guard taken else { return nil }
-        return {
-            _ = try? await sql.raw("SELECT pg_advisory_unlock(\(bind: jobLockSpace), hashtext(current_schema() || ':' || \(bind: name)))").run()
-        }
+        return { _ = try? await sql.raw("SELECT pg_advisory_unlock(\(key))").run() }
     }
 }

@@ -146,9 +146,13 @@ struct BackendTransaction {
     }
 
     /// Hands back leased deliveries that were not attempted: due again when they were due before.
+    /// One statement per row, changing it only while the lease still holds (`holdsLease`'s test).
     func releaseLease(_ rows: [OutboxRow], untilMs: Int64) async throws {
         for row in rows {
-            if try await holdsLease(row, untilMs: untilMs) { try await setNextAttempt(row, ms: row.nextAttemptMs) }
+            try await sql.update("bk_outbox").set("nextAttemptMs", to: row.nextAttemptMs)
+                .where("eventId", .equal, row.eventId).where("url", .equal, row.url)
+                .where("state", .equal, "pending").where("attempts", .equal, row.attempts)
+                .where("nextAttemptMs", .equal, untilMs).run()
         }
     }
 
