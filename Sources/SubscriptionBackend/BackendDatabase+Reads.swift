@@ -32,26 +32,32 @@ extension BackendDatabase {
             .first(decoding: CustomerRow.self)
     }
 
-    func links(appUserId: String) async throws -> [LinkRow] {
-        try await readSQL.select().columns("*").from("bk_links").where("appUserId", .equal, appUserId).all(decoding: LinkRow.self)
-    }
-
     func links(environment: String, bundleId: String) async throws -> [LinkRow] {
         try await readSQL.select().columns("*").from("bk_links")
             .where("environment", .equal, environment).where("bundleId", .equal, bundleId)
             .orderBy("appUserId").all(decoding: LinkRow.self)
     }
 
-    func transactions(environment: String, original: String) async throws -> [TransactionRow] {
-        try await readSQL.select().columns("*").from("bk_transactions")
-            .where("environment", .equal, environment).where("originalTransactionId", .equal, original)
-            .all(decoding: TransactionRow.self)
+    /// Every transaction of every subscription linked to the customer, in one statement; without
+    /// the signed JWS, which customer info does not show.
+    func transactions(appUserId: String) async throws -> [TransactionRow] {
+        try await readSQL.select().columns(Self.withoutJWS(TransactionRow.columns, of: "bk_transactions"))
+            .from("bk_transactions").join(SQLIdentifier("bk_links"), using: Self.chainColumns)
+            .where(SQLColumn("appUserId", table: "bk_links"), .equal, SQLBind(appUserId)).all(decoding: TransactionRow.self)
     }
 
-    func renewal(environment: String, original: String) async throws -> RenewalRow? {
-        try await readSQL.select().columns("*").from("bk_renewals")
-            .where("environment", .equal, environment).where("originalTransactionId", .equal, original)
-            .first(decoding: RenewalRow.self)
+    /// The renewal info of every subscription linked to the customer, in one statement, without its JWS.
+    func renewals(appUserId: String) async throws -> [RenewalRow] {
+        try await readSQL.select().columns(Self.withoutJWS(RenewalRow.columns, of: "bk_renewals"))
+            .from("bk_renewals").join(SQLIdentifier("bk_links"), using: Self.chainColumns)
+            .where(SQLColumn("appUserId", table: "bk_links"), .equal, SQLBind(appUserId)).all(decoding: RenewalRow.self)
+    }
+
+    private static let chainColumns = SQLList([SQLIdentifier("environment"), SQLIdentifier("originalTransactionId")])
+
+    /// The columns of `table`, with "" read in place of the (large) signed JWS.
+    private static func withoutJWS(_ columns: [String], of table: String) -> [any SQLExpression] {
+        columns.map { $0 == "jws" ? SQLAlias(SQLLiteral.string(""), as: SQLIdentifier("jws")) as any SQLExpression : SQLColumn($0, table: table) }
     }
 
     func renewals(environment: String) async throws -> [RenewalRow] {

@@ -125,6 +125,16 @@ public final class BackendDatabase: Sendable {
             }
         }
     }
+
+    /// `write` with the ledger's view (`LedgerStore`), saved before the commit.
+    func writeLedger<T: Sendable>(_ body: @Sendable (LedgerStore) async throws -> T) async throws -> T {
+        try await write { store in
+            let ledger = LedgerStore(store)
+            let result = try await body(ledger)
+            try await ledger.flush()
+            return result
+        }
+    }
 }
 
 /// A FIFO mutual exclusion for async code (an actor alone would interleave at each await).
@@ -226,6 +236,8 @@ enum BackendSchema {
             .column("storeTimeMs", type: .bigint, .notNull).column("createdMs", type: .bigint, .notNull)
             .column("body", type: .text, .notNull).run()
         try await index("bk_events_user", on: "bk_events", "appUserId", "seq", in: sql)
+        // A batch loads its subscriptions' events by these (LedgerStore.load).
+        try await index("bk_events_chain", on: "bk_events", "environment", "originalTransactionId", in: sql)
         // The next event's number is MAX(seq): without this index every event scanned the table,
         // and ingest slowed as events piled up (found by openstore-bench --only backend).
         try await index("bk_events_seq", on: "bk_events", "seq", in: sql)

@@ -124,3 +124,16 @@ struct DeliveryRow: Codable, Sendable, Equatable {
     var error: String?
     var ok: Bool
 }
+
+extension TransactionRow {
+    /// The table's columns, for reads that leave one out.
+    static let columns = ["environment", "transactionId", "originalTransactionId", "bundleId", "productId", "groupId", "type",
+                          "purchaseMs", "originalPurchaseMs", "expiresMs", "revocationMs", "revocationType", "price", "currency",
+                          "ownership", "offerType", "offerDiscountType", "reason", "appAccountToken", "isUpgraded", "signedMs", "jws"]
+}
+
+extension RenewalRow {
+    /// The table's columns, for reads that leave one out.
+    static let columns = ["environment", "originalTransactionId", "productId", "autoRenewProductId", "autoRenewStatus",
+                          "expirationIntent", "inBillingRetry", "gracePeriodExpiresMs", "signedMs", "jws"]
+}

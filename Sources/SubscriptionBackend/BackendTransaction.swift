@@ -2,115 +2,72 @@ import SQLKit
 
 /// The statements of one write transaction, and nothing else: no rules decide here. With
 /// `BackendDatabase` it is all the SQL the backend runs, portable SQLKit builders with binds.
+/// The ledger's reads and writes come in bulk, many keys or rows per statement, because a batch
+/// of writes loads and saves together (`LedgerStore`).
 struct BackendTransaction {
     let sql: any SQLDatabase
 
-    // MARK: notifications
+    /// Keys per `IN (...)` list and bound values per statement, under every engine's limit
+    /// (SQLite's is 32,766 binds, PostgreSQL's 65,535).
+    static let keysPerStatement = 1_000
+    static let bindsPerStatement = 20_000
 
-    func notificationSeen(_ uuid: String) async throws -> Bool {
-        try await sql.select().column("notificationUUID").from("bk_notifications").where("notificationUUID", .equal, uuid).first() != nil
-    }
+    // MARK: bulk reads of the ledger
 
-    func insert(_ row: NotificationRow) async throws {
-        try await sql.insert(into: "bk_notifications").model(row, nilEncodingStrategy: .asNil).run()
-    }
-
-    // MARK: transactions and renewal info
-
-    func transaction(environment: String, id: String) async throws -> TransactionRow? {
-        try await sql.select().columns("*").from("bk_transactions")
-            .where("environment", .equal, environment).where("transactionId", .equal, id).first(decoding: TransactionRow.self)
-    }
-
-    /// The chain's transaction purchased last before `purchaseMs`.
-    func previousTransaction(environment: String, original: String, before purchaseMs: Int64) async throws -> TransactionRow? {
-        try await sql.select().columns("*").from("bk_transactions")
-            .where("environment", .equal, environment).where("originalTransactionId", .equal, original)
-            .where("purchaseMs", .lessThan, purchaseMs)
-            .orderBy("purchaseMs", .descending).limit(1).first(decoding: TransactionRow.self)
-    }
-
-    func latestTransaction(environment: String, original: String) async throws -> TransactionRow? {
-        try await BackendDatabase.latestTransaction(sql, environment: environment, original: original)
-    }
-
-    func replace(_ row: TransactionRow, existed: Bool) async throws {
-        if existed {
-            try await sql.delete(from: "bk_transactions").where("environment", .equal, row.environment)
-                .where("transactionId", .equal, row.transactionId).run()
+    /// Which of these notifications were applied before.
+    func seenNotifications(_ uuids: [String]) async throws -> [String] {
+        var seen: [String] = []
+        for part in Self.parts(uuids) {
+            seen += try await sql.select().column("notificationUUID").from("bk_notifications")
+                .where("notificationUUID", .in, part).all(decodingColumn: "notificationUUID", as: String.self)
         }
-        try await sql.insert(into: "bk_transactions").model(row, nilEncodingStrategy: .asNil).run()
+        return seen
     }
 
-    func renewal(environment: String, original: String) async throws -> RenewalRow? {
-        try await sql.select().columns("*").from("bk_renewals")
-            .where("environment", .equal, environment).where("originalTransactionId", .equal, original)
-            .first(decoding: RenewalRow.self)
+    /// Every transaction of these subscriptions (original transactions).
+    func transactions(chains: [ChainKey]) async throws -> [TransactionRow] {
+        try await rows(of: chains, from: "bk_transactions", as: TransactionRow.self)
     }
 
-    func replace(_ row: RenewalRow, existed: Bool) async throws {
-        if existed {
-            try await sql.delete(from: "bk_renewals").where("environment", .equal, row.environment)
-                .where("originalTransactionId", .equal, row.originalTransactionId).run()
+    func renewals(chains: [ChainKey]) async throws -> [RenewalRow] {
+        try await rows(of: chains, from: "bk_renewals", as: RenewalRow.self)
+    }
+
+    func links(chains: [ChainKey]) async throws -> [LinkRow] {
+        try await rows(of: chains, from: "bk_links", as: LinkRow.self)
+    }
+
+    /// The IDs of these subscriptions' events, and whether each has its customer yet.
+    func events(chains: [ChainKey]) async throws -> [EventKey] {
+        try await rows(of: chains, from: "bk_events", columns: ["id", "environment", "originalTransactionId", "appUserId"],
+                       as: EventKey.self)
+    }
+
+    func aliases(tokens: [String]) async throws -> [AliasRow] {
+        var found: [AliasRow] = []
+        for part in Self.parts(tokens) {
+            found += try await sql.select().columns("*").from("bk_aliases").where("appAccountToken", .in, part)
+                .all(decoding: AliasRow.self)
         }
-        try await sql.insert(into: "bk_renewals").model(row, nilEncodingStrategy: .asNil).run()
+        return found
     }
 
-    // MARK: customers
-
-    func alias(token: String) async throws -> AliasRow? {
-        try await sql.select().columns("*").from("bk_aliases").where("appAccountToken", .equal, token).first(decoding: AliasRow.self)
-    }
-
-    func insert(_ row: AliasRow) async throws {
-        try await sql.insert(into: "bk_aliases").model(row).run()
-    }
-
-    func link(environment: String, original: String) async throws -> LinkRow? {
-        try await sql.select().columns("*").from("bk_links")
-            .where("environment", .equal, environment).where("originalTransactionId", .equal, original)
-            .first(decoding: LinkRow.self)
-    }
-
-    /// Links the subscription, and gives its events made before the link their customer.
-    func insert(_ row: LinkRow) async throws {
-        try await sql.insert(into: "bk_links").model(row).run()
-        try await sql.update("bk_events").set("appUserId", to: row.appUserId)
-            .where("environment", .equal, row.environment).where("originalTransactionId", .equal, row.originalTransactionId)
-            .where(SQLColumn("appUserId"), .is, SQLLiteral.null).run()
+    /// Which of these app users are known.
+    func customers(_ appUserIds: [String]) async throws -> [String] {
+        var found: [String] = []
+        for part in Self.parts(appUserIds) {
+            found += try await sql.select().column("appUserId").from("bk_customers").where("appUserId", .in, part)
+                .all(decodingColumn: "appUserId", as: String.self)
+        }
+        return found
     }
 
     func customerExists(_ appUserId: String) async throws -> Bool {
-        try await sql.select().column("appUserId").from("bk_customers").where("appUserId", .equal, appUserId).first() != nil
-    }
-
-    func insert(_ row: CustomerRow) async throws {
-        try await sql.insert(into: "bk_customers").model(row).run()
+        try await !customers([appUserId]).isEmpty
     }
 
     func cursor(bundleId: String, environment: String) async throws -> CursorRow? {
         try await BackendDatabase.cursor(sql, bundleId: bundleId, environment: environment)
-    }
-
-    func save(_ row: CursorRow, existed: Bool) async throws {
-        if existed {
-            try await sql.update("bk_cursors").set(model: row)
-                .where("bundleId", .equal, row.bundleId).where("environment", .equal, row.environment).run()
-        } else {
-            try await sql.insert(into: "bk_cursors").model(row).run()
-        }
-    }
-
-    func replace(_ row: RevisionRow) async throws {
-        try await sql.delete(from: "bk_revisions").where("environment", .equal, row.environment)
-            .where("bundleId", .equal, row.bundleId).where("appUserId", .equal, row.appUserId).run()
-        try await sql.insert(into: "bk_revisions").model(row).run()
-    }
-
-    // MARK: events and deliveries
-
-    func eventExists(_ id: String) async throws -> Bool {
-        try await sql.select().column("id").from("bk_events").where("id", .equal, id).first() != nil
     }
 
     func lastEventSeq() async throws -> Int64 {
@@ -118,13 +75,59 @@ struct BackendTransaction {
             .first(decodingColumn: "m", as: Int64?.self).flatMap { $0 } ?? 0
     }
 
-    func insert(_ row: EventRow) async throws {
-        try await sql.insert(into: "bk_events").model(row, nilEncodingStrategy: .asNil).run()
+    /// Rows of `table` keyed by environment and original transaction, one statement per
+    /// environment and `keysPerStatement` subscriptions.
+    private func rows<Row: Decodable>(of chains: [ChainKey], from table: String, columns: [String] = ["*"],
+                                      as type: Row.Type) async throws -> [Row] {
+        var found: [Row] = []
+        for (environment, keys) in Dictionary(grouping: chains, by: \.environment) {
+            for part in Self.parts(keys.map(\.original)) {
+                found += try await sql.select().columns(columns.map { $0 == "*" ? SQLLiteral.all as any SQLExpression : SQLColumn($0) }).from(table)
+                    .where("environment", .equal, environment).where("originalTransactionId", .in, part).all(decoding: Row.self)
+            }
+        }
+        return found
     }
 
-    func insert(_ row: OutboxRow) async throws {
-        try await sql.insert(into: "bk_outbox").model(row, nilEncodingStrategy: .asNil).run()
+    private static func parts(_ keys: [String]) -> [[String]] {
+        let unique = Array(Set(keys))
+        return stride(from: 0, to: unique.count, by: keysPerStatement).map { Array(unique[$0..<min($0 + keysPerStatement, unique.count)]) }
     }
+
+    // MARK: bulk writes of the ledger
+
+    /// Inserts `rows`, several per statement; with `replacingOn`, a row whose key exists replaces
+    /// it (an upsert: `ON CONFLICT (key) DO UPDATE`, which SQLite and PostgreSQL both speak).
+    func insert<Row: Encodable & Sendable>(_ rows: [Row], into table: String, replacingOn key: [String]? = nil) async throws {
+        guard let first = rows.first else { return }
+        let columns = try SQLQueryEncoder(nilEncodingStrategy: .asNil).encode(first).map(\.0)
+        let perStatement = max(1, Self.bindsPerStatement / max(1, columns.count))
+        for start in stride(from: 0, to: rows.count, by: perStatement) {
+            let insert = try sql.insert(into: table)
+                .models(Array(rows[start..<min(start + perStatement, rows.count)]), nilEncodingStrategy: .asNil)
+            if let key {
+                insert.onConflict(with: key) { update in
+                    columns.filter { !key.contains($0) }.reduce(update) { $0.set(excludedValueOf: $1) }
+                }
+            }
+            try await insert.run()
+        }
+    }
+
+    /// Gives the events of these subscriptions made before they had a customer the linked one.
+    func ownEvents(of links: [LinkRow]) async throws {
+        for link in links {
+            try await sql.update("bk_events").set("appUserId", to: link.appUserId)
+                .where("environment", .equal, link.environment).where("originalTransactionId", .equal, link.originalTransactionId)
+                .where(SQLColumn("appUserId"), .is, SQLLiteral.null).run()
+        }
+    }
+
+    func replace(_ row: RevisionRow) async throws {
+        try await insert([row], into: "bk_revisions", replacingOn: ["environment", "bundleId", "appUserId"])
+    }
+
+    // MARK: events and deliveries
 
     /// Takes up to `limit` due deliveries, soonest due first, for this instance until `untilMs`:
     /// their next attempt moves to `untilMs`, so no other instance takes them meanwhile, and one

@@ -5,14 +5,8 @@ enum CustomerInfoBuilder {
 
     static func load(appUserId: String, database: BackendDatabase, apps: [AppConfiguration], wallMs: Int64) async throws -> CustomerInfo? {
         guard let customer = try await database.customer(appUserId) else { return nil }
-        var transactions: [TransactionRow] = []
-        var renewals: [RenewalRow] = []
-        for link in try await database.links(appUserId: appUserId) {
-            transactions += try await database.transactions(environment: link.environment, original: link.originalTransactionId)
-            if let renewal = try await database.renewal(environment: link.environment, original: link.originalTransactionId) {
-                renewals.append(renewal)
-            }
-        }
+        let transactions = try await database.transactions(appUserId: appUserId)
+        let renewals = try await database.renewals(appUserId: appUserId)
         let clock = try await database.storeClock()
         return build(customer: customer, transactions: transactions, renewals: renewals, apps: apps,
                      nowMs: max(wallMs, clock ?? 0))

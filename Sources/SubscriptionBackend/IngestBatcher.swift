@@ -4,13 +4,16 @@ import Synchronization
 
 /// Group commit for ingest (#33): what concurrent requests verified (notifications, the app's
 /// transactions) is applied in batches, one transaction per batch, instead of one transaction
-/// each. Each write runs under a savepoint of its own, so one that fails rolls back and fails
-/// alone; every caller resumes only after its batch's COMMIT (or with its own error). Writes
-/// apply in arrival order, and one batch commits at a time, so "newest signing wins" and
-/// duplicate detection see every earlier write, in this batch or the last.
+/// each. A batch loads what its writes read in a few statements, applies them in arrival order
+/// in memory, and saves their rows together (`LedgerStore`). If any write fails, the batch is
+/// rolled back and run again with each write under a savepoint of its own, so the failing one
+/// rolls back and fails alone. Every caller resumes only after its batch's COMMIT (or with its
+/// own error). One batch commits at a time, so "newest signing wins" and duplicate detection
+/// see every earlier write, in this batch or the last.
 final class IngestBatcher: Sendable {
     private struct Pending: Sendable {
-        let apply: @Sendable (BackendTransaction) async throws -> any Sendable
+        let keys: LedgerKeys
+        let apply: @Sendable (LedgerStore) async throws -> any Sendable
         let finish: @Sendable (Result<any Sendable, any Error>) -> Void
     }
 
@@ -38,9 +41,11 @@ final class IngestBatcher: Sendable {
     }
 
     /// Runs `body` in the next batch's transaction; returns once that transaction committed.
-    func write<T: Sendable>(_ body: @escaping @Sendable (BackendTransaction) async throws -> T) async throws -> T {
+    /// `keys` names what `body` reads, so the batch loads it with the others' (`LedgerStore.load`).
+    func write<T: Sendable>(keys: LedgerKeys = LedgerKeys(),
+                            _ body: @escaping @Sendable (LedgerStore) async throws -> T) async throws -> T {
         let result: any Sendable = try await withCheckedThrowingContinuation { continuation in
-            let pending = Pending(apply: { try await body($0) }, finish: { continuation.resume(with: $0) })
+            let pending = Pending(keys: keys, apply: { try await body($0) }, finish: { continuation.resume(with: $0) })
             let start = state.withLock { state -> Bool in
                 state.queue.append(pending)
                 guard !state.draining else { return false }
@@ -67,28 +72,51 @@ final class IngestBatcher: Sendable {
     }
 
     private func commit(_ batch: [Pending]) async {
+        var results: [Result<any Sendable, any Error>]
         do {
-            let results = try await database.write { store -> [Result<any Sendable, any Error>] in
-                guard batch.count > 1 else { return [.success(try await batch[0].apply(store))] }
+            results = try await database.write { store in
+                let ledger = LedgerStore(store)
+                try await ledger.load(batch.map(\.keys))
                 var results: [Result<any Sendable, any Error>] = []
-                for (index, item) in batch.enumerated() {
-                    let savepoint = SQLRaw("w\(index)")
-                    try await store.sql.raw("SAVEPOINT \(savepoint)").run()
-                    do {
-                        results.append(.success(try await item.apply(store)))
-                    } catch let failure {
-                        // Undo this write alone; if even that fails, the transaction is gone.
-                        do { try await store.sql.raw("ROLLBACK TO SAVEPOINT \(savepoint)").run() } catch { throw failure }
-                        results.append(.failure(failure))
-                    }
-                    try await store.sql.raw("RELEASE SAVEPOINT \(savepoint)").run()
-                }
+                for item in batch { results.append(.success(try await item.apply(ledger))) }
+                try await ledger.flush()
                 return results
             }
-            committed.add(1, ordering: .relaxed)
-            for (item, result) in zip(batch, results) { item.finish(result) }
         } catch {
-            for item in batch { item.finish(.failure(error)) }
+            guard batch.count > 1 else {
+                batch[0].finish(.failure(error))
+                return
+            }
+            do {
+                results = try await database.write { store in try await Self.oneByOne(batch, store) }
+            } catch {
+                for item in batch { item.finish(.failure(error)) }
+                return
+            }
         }
+        committed.add(1, ordering: .relaxed)
+        for (item, result) in zip(batch, results) { item.finish(result) }
+    }
+
+    /// The batch again, each write under its own savepoint, so one that fails fails alone.
+    private static func oneByOne(_ batch: [Pending], _ store: BackendTransaction) async throws -> [Result<any Sendable, any Error>] {
+        var results: [Result<any Sendable, any Error>] = []
+        for (index, item) in batch.enumerated() {
+            let savepoint = SQLRaw("w\(index)")
+            try await store.sql.raw("SAVEPOINT \(savepoint)").run()
+            do {
+                let ledger = LedgerStore(store)
+                try await ledger.load([item.keys])
+                let result = try await item.apply(ledger)
+                try await ledger.flush()
+                results.append(.success(result))
+            } catch let failure {
+                // Undo this write alone; if even that fails, the transaction is gone.
+                do { try await store.sql.raw("ROLLBACK TO SAVEPOINT \(savepoint)").run() } catch { throw failure }
+                results.append(.failure(failure))
+            }
+            try await store.sql.raw("RELEASE SAVEPOINT \(savepoint)").run()
+        }
+        return results
     }
 }

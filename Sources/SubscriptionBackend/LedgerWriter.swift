@@ -3,16 +3,16 @@ import Foundation
 
 /// Applies verified App Store data inside one write transaction: newer signings replace older
 /// ones, customers are linked, and the events each change makes are recorded with their outbox
-/// rows. The rules are here; the statements are `BackendTransaction`'s.
+/// rows. The rules are here; what is read and written is `LedgerStore`'s.
 struct LedgerWriter {
-    let store: BackendTransaction
+    let store: LedgerStore
     let app: AppConfiguration
     let webhooks: [WebhookTarget]
     let nowMs: Int64
     /// Events recorded by this transaction, in order.
     private(set) var events: [EventRow] = []
 
-    init(store: BackendTransaction, app: AppConfiguration, webhooks: [WebhookTarget], nowMs: Int64) {
+    init(store: LedgerStore, app: AppConfiguration, webhooks: [WebhookTarget], nowMs: Int64) {
         self.store = store
         self.app = app
         self.webhooks = webhooks
@@ -21,10 +21,20 @@ struct LedgerWriter {
 
     // MARK: notifications
 
+    /// What applying `notification` reads, for a batch to load at once.
+    static func keys(_ notification: VerifiedNotification) -> LedgerKeys {
+        var keys = LedgerKeys(notifications: [notification.uuid])
+        if let transaction = notification.transaction { keys = keys.adding(transaction) }
+        if let original = notification.renewal?.fields.originalTransactionId {
+            keys.chains.append(ChainKey(environment: notification.renewal?.fields.environment ?? "", original: original))
+        }
+        return keys
+    }
+
     /// False when the notification was applied before (same `notificationUUID`).
     mutating func apply(_ notification: VerifiedNotification) async throws -> Bool {
         if try await store.notificationSeen(notification.uuid) { return false }
-        try await store.insert(NotificationRow(
+        store.insert(NotificationRow(
             notificationUUID: notification.uuid, bundleId: app.bundleId, environment: notification.environment,
             type: notification.type, subtype: notification.subtype, signedMs: notification.signedDate, receivedMs: nowMs))
         if let transaction = notification.transaction { try await apply(transaction, owner: nil) }
@@ -42,12 +52,17 @@ struct LedgerWriter {
 
     // MARK: transactions
 
+    /// What `claim` and `apply` of a transaction the app posts for `appUserId` read.
+    static func keys(_ transaction: SignedTransaction, appUserId: String) -> LedgerKeys {
+        LedgerKeys(customers: [appUserId]).adding(transaction)
+    }
+
     /// Who owns a transaction the app posts: the user its `appAccountToken` was first given to,
     /// else the app user ID in the path (which then claims the token).
     mutating func claim(token: String?, for appUserId: String) async throws -> String {
         guard let token = token?.lowercased(), !token.isEmpty else { return appUserId }
         if let alias = try await store.alias(token: token) { return alias.appUserId }
-        try await store.insert(AliasRow(appAccountToken: token, appUserId: appUserId))
+        store.insert(AliasRow(appAccountToken: token, appUserId: appUserId))
         return appUserId
     }
 
@@ -56,12 +71,12 @@ struct LedgerWriter {
     mutating func apply(_ signed: SignedTransaction, owner: String?) async throws {
         let row = Self.row(signed, groupId: signed.fields.subscriptionGroupIdentifier)
         try await link(environment: row.environment, original: row.originalTransactionId, owner: owner, token: row.appAccountToken)
-        let old = try await store.transaction(environment: row.environment, id: row.transactionId)
+        let old = try await store.transaction(environment: row.environment, id: row.transactionId, original: row.originalTransactionId)
         try await advanceCursor(environment: row.environment, notificationMs: nil, clockMs: row.signedMs)
         if let old, !EventRules.isNewer(signedMs: row.signedMs, jws: row.jws, than: old.signedMs, old.jws) { return }
         let previous = try await store.previousTransaction(
             environment: row.environment, original: row.originalTransactionId, before: row.purchaseMs)
-        try await store.replace(row, existed: old != nil)
+        try await store.replace(row)
         for candidate in EventRules.transactionChanged(old: old, new: row, previousInChain: previous) {
             try await record(candidate)
         }
@@ -78,7 +93,7 @@ struct LedgerWriter {
         let old = try await store.renewal(environment: environment, original: row.originalTransactionId)
         try await advanceCursor(environment: environment, notificationMs: nil, clockMs: row.signedMs)
         if let old, !EventRules.isNewer(signedMs: row.signedMs, jws: row.jws, than: old.signedMs, old.jws) { return }
-        try await store.replace(row, existed: old != nil)
+        store.replace(row)
         let latest = try await store.latestTransaction(environment: environment, original: row.originalTransactionId)
         for candidate in EventRules.renewalChanged(old: old, new: row, latest: latest) { try await record(candidate) }
     }
@@ -105,13 +120,13 @@ struct LedgerWriter {
             user = alias?.appUserId ?? token.lowercased()
         }
         guard let user else { return }
-        try await store.insert(LinkRow(environment: environment, originalTransactionId: original, bundleId: app.bundleId, appUserId: user))
+        store.insert(LinkRow(environment: environment, originalTransactionId: original, bundleId: app.bundleId, appUserId: user))
         try await seeCustomer(user)
     }
 
     func seeCustomer(_ appUserId: String) async throws {
         if try await !store.customerExists(appUserId) {
-            try await store.insert(CustomerRow(appUserId: appUserId, firstSeenMs: nowMs))
+            store.insert(CustomerRow(appUserId: appUserId, firstSeenMs: nowMs))
         }
     }
 
@@ -126,7 +141,7 @@ struct LedgerWriter {
             lastNotificationMs: max(old?.lastNotificationMs ?? 0, notificationMs ?? 0),
             storeClockMs: max(old?.storeClockMs ?? 0, clockMs))
         if new == old { return }
-        try await store.save(new, existed: old != nil)
+        store.save(new)
     }
 
     // MARK: events
@@ -134,7 +149,7 @@ struct LedgerWriter {
     /// Records the event once (its ID comes from its key) with one outbox row per webhook URL.
     private mutating func record(_ candidate: EventRules.Candidate) async throws {
         let id = Self.eventId(candidate.key)
-        if try await store.eventExists(id) { return }
+        if try await store.eventExists(id, environment: candidate.environment, original: candidate.originalTransactionId) { return }
         let transaction: TransactionRow?
         if let t = candidate.transaction {
             transaction = t
@@ -144,7 +159,6 @@ struct LedgerWriter {
         let productId = candidate.productId ?? transaction?.productId ?? ""
         let entitlement = Entitlements.name(productId: productId, groupId: transaction?.groupId, type: transaction?.type, app: app)
         let owner = try await owner(environment: candidate.environment, original: candidate.originalTransactionId)
-        let last = try await store.lastEventSeq()
         let payload = WebhookPayload(
             id: id, type: candidate.type.rawValue, appUserId: owner, bundleId: app.bundleId, environment: candidate.environment,
             entitlementIds: [entitlement], productId: productId, transactionId: transaction?.transactionId,
@@ -153,14 +167,14 @@ struct LedgerWriter {
             periodType: transaction.map(Entitlements.periodType) ?? "normal", ownershipType: transaction?.ownership,
             eventTimestampMs: candidate.storeTimeMs)
         let row = EventRow(
-            seq: last + 1, id: id, type: candidate.type.rawValue, appUserId: owner, bundleId: app.bundleId,
+            seq: try await store.nextEventSeq(), id: id, type: candidate.type.rawValue, appUserId: owner, bundleId: app.bundleId,
             environment: candidate.environment, entitlement: entitlement, productId: productId,
             transactionId: transaction?.transactionId, originalTransactionId: candidate.originalTransactionId,
             price: transaction?.price, currency: transaction?.currency, storeTimeMs: candidate.storeTimeMs, createdMs: nowMs,
             body: payload.json())
-        try await store.insert(row)
+        store.insert(row)
         for hook in webhooks {
-            try await store.insert(OutboxRow(
+            store.insert(OutboxRow(
                 eventId: id, url: hook.url, attempts: 0, nextAttemptMs: nowMs, state: "pending", lastStatus: nil, lastError: nil))
         }
         events.append(row)
@@ -171,5 +185,16 @@ struct LedgerWriter {
         let hex = SHA256.hash(data: Data(key.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
         let c = Array(hex)
         return [String(c[0..<8]), String(c[8..<12]), String(c[12..<16]), String(c[16..<20]), String(c[20..<32])].joined(separator: "-")
+    }
+}
+
+extension LedgerKeys {
+    /// These keys and what applying `transaction` reads: its subscription and its token.
+    func adding(_ transaction: SignedTransaction) -> LedgerKeys {
+        var keys = self
+        let f = transaction.fields
+        keys.chains.append(ChainKey(environment: f.environment ?? "", original: f.originalTransactionId ?? ""))
+        if let token = f.appAccountToken?.lowercased(), !token.isEmpty { keys.tokens.append(token) }
+        return keys
     }
 }

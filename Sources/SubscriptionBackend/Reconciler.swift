@@ -223,15 +223,16 @@ public final class Reconciler: Sendable {
                 let batch = signed
                 let webhooks = backend.configuration.webhooks
                 let backend = backend
-                let events = try await database.write { store in
+                let events = try await database.writeLedger { store in
                     var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: backend.nowMs())
+                    try await store.load(batch.map { LedgerKeys(customers: [user]).adding($0) })
                     // Transaction History signs everything now: purchase order is the order of change.
                     for transaction in batch.sorted(by: { (($0.fields.purchaseDate ?? 0), $0.fields.transactionId ?? "") < (($1.fields.purchaseDate ?? 0), $1.fields.transactionId ?? "") }) {
                         // Same Apple account: its other subscriptions belong to this customer too.
                         try await writer.apply(transaction, owner: user)
                     }
                     if let newRevision {
-                        try await store.replace(RevisionRow(environment: environment, bundleId: app.bundleId, appUserId: user, revision: newRevision))
+                        try await store.store.replace(RevisionRow(environment: environment, bundleId: app.bundleId, appUserId: user, revision: newRevision))
                     }
                     return writer.events.count
                 }
@@ -292,8 +293,9 @@ public final class Reconciler: Sendable {
             }
             let webhooks = backend.configuration.webhooks
             let (found, foundRenewals) = (transactions, renewals)
-            let events = try await database.write { store in
+            let events = try await database.writeLedger { store in
                 var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: backend.nowMs())
+                try await store.load(found.map { LedgerKeys().adding($0) } + [LedgerKeys(chains: [ChainKey(environment: environment, original: original)])])
                 for t in found { try await writer.apply(t, owner: nil) }
                 for r in foundRenewals { try await writer.apply(r) }
                 return writer.events.count

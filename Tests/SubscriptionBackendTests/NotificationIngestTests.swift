@@ -171,7 +171,7 @@ import Testing
                 try await batcher.write { store in
                     enter.yield()
                     for await _ in gate { break }
-                    try await store.insert(CustomerRow(appUserId: "first", firstSeenMs: 1))
+                    store.insert(CustomerRow(appUserId: "first", firstSeenMs: 1))
                 }
             }
             for await _ in entered { break }
@@ -182,7 +182,7 @@ import Testing
                         group.addTask {
                             do {
                                 try await batcher.write { store in
-                                    try await store.insert(CustomerRow(appUserId: "c\(i)", firstSeenMs: 1))
+                                    store.insert(CustomerRow(appUserId: "c\(i)", firstSeenMs: 1))
                                     if i == 20 { throw Refused() }
                                 }
                                 return (i, true)
@@ -217,6 +217,50 @@ import Testing
         copy.firstSeen = 0
         copy.requestDate = 0
         return copy
+    }
+
+    /// Events of a subscription the backend learns before it knows its customer get the customer
+    /// once the app posts the transaction: those already stored, and those made earlier in the
+    /// same batch.
+    @Test(arguments: BackendTestEngine.all) func eventsMadeBeforeTheLinkGetTheCustomer(_ engine: BackendTestEngine) async throws {
+        let kit = try SignedDataKit()
+        try await TestBackend.with(trusting: [kit.authority.rootDER], engine: engine) { test in
+            let backend = test.backend
+            func subscribed(_ original: String) throws -> String {
+                try kit.notification("SUBSCRIBED", subtype: "INITIAL_BUY", signed: t0,
+                                     transaction: kit.transaction(id: original, original: original, purchase: t0, expires: t0 + 30 * day),
+                                     renewal: kit.renewal(original: original, signed: t0))
+            }
+            func posted(_ original: String) throws -> String {
+                try kit.sign(kit.transaction(id: original, original: original, purchase: t0, expires: t0 + 30 * day))
+            }
+            // Stored first, linked by a later transaction.
+            _ = try await backend.receiveNotification(bundleId: kit.bundleId, signedPayload: try subscribed("30"))
+            #expect(try await test.eventTypes("carol") == [])
+            _ = try await backend.receiveTransaction(appUserId: "carol", signedTransaction: try posted("30"))
+            #expect(try await test.eventTypes("carol") == ["INITIAL_PURCHASE"])
+            // Both in one batch, the notification first: the batch waits behind a held write.
+            let (gate, open) = AsyncStream.makeStream(of: Void.self)
+            let (entered, enter) = AsyncStream.makeStream(of: Void.self)
+            let held = Task {
+                try await backend.ingest.write { _ in
+                    enter.yield()
+                    for await _ in gate { break }
+                }
+            }
+            for await _ in entered { break }
+            let notification = Task { try await backend.receiveNotification(bundleId: kit.bundleId, signedPayload: try subscribed("40")) }
+            while backend.ingest.queued < 1 { await Task.yield() }
+            let transaction = Task { try await backend.receiveTransaction(appUserId: "dave", signedTransaction: try posted("40")) }
+            while backend.ingest.queued < 2 { await Task.yield() }
+            let batches = backend.ingest.batches
+            open.yield()
+            try await held.value
+            #expect(try await notification.value == .applied)
+            #expect(try await transaction.value.entitlements["plus"]?.isActive == true)
+            #expect(backend.ingest.batches == batches + 2, "the held write, then one batch of both")
+            #expect(try await test.eventTypes("dave") == ["INITIAL_PURCHASE"])
+        }
     }
 
     @Test(arguments: BackendTestEngine.all) func theAppsTransactionLinksTheCustomer(_ engine: BackendTestEngine) async throws {
