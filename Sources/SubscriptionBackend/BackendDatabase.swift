@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import NIOPosix
 import SQLKit
 import SQLiteKit
 import StoreShared
@@ -64,6 +65,11 @@ public final class BackendDatabase: Sendable {
         }
         let parsed: DatabaseURL
         do { parsed = try DatabaseURL(parsing: trimmed) } catch { throw BackendConfigurationError("\(error)") }
+        return try await open(parsed, schema: schema, logger: logger)
+    }
+
+    /// Opens a parsed database URL (the store's own form), with the schema in place.
+    public static func open(_ parsed: DatabaseURL, schema: String? = nil, logger: Logger = Logger(label: "backend.db")) async throws -> BackendDatabase {
         switch parsed {
         case .sqlite(let path):
             return try await open(path: path, logger: logger)
@@ -87,7 +93,14 @@ public final class BackendDatabase: Sendable {
         try await writer.sql().raw("PRAGMA journal_mode=WAL").run()
         try await writer.sql().raw("PRAGMA synchronous=NORMAL").run()
         try await writer.sql().raw("PRAGMA busy_timeout=5000").run()
-        let reader = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+        // The reader's statements run on a thread of their own, one after another. On one SQLite
+        // connection, statements run from several threads interleave, and one that starts while
+        // another is mid-way shares that one's snapshot: it could miss a commit made in between,
+        // and a customer the app had just posted read as unknown (openstore-bench found it).
+        let readerThread = NIOThreadPool(numberOfThreads: 1)
+        readerThread.start()
+        let reader = try await SQLiteConnection.open(storage: .file(path: path), threadPool: readerThread, logger: logger,
+                                                     on: MultiThreadedEventLoopGroup.singleton.any())
         try await reader.sql().raw("PRAGMA busy_timeout=5000").run()
         let writeSQL = writer.sql()
         let database = BackendDatabase(engine: .sqlite, writeSQL: writeSQL, readSQL: reader.sql(), begin: {
@@ -96,6 +109,7 @@ public final class BackendDatabase: Sendable {
         }) {
             try? await writer.close()
             try? await reader.close()
+            try? await readerThread.shutdownGracefully()
         }
         try await database.createSchema()
         return database

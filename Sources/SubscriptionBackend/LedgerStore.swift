@@ -12,6 +12,13 @@ struct EventKey: Decodable, Sendable {
     var appUserId: String?
 }
 
+/// One app's cursor in one environment.
+struct CursorKey: Hashable, Sendable {
+    var bundleId: String
+    var environment: String
+    var key: String { "\(bundleId)|\(environment)" }
+}
+
 /// What one write will read, named before it runs, so that a batch of writes loads it all in a
 /// few statements (`LedgerStore.load`).
 struct LedgerKeys: Sendable {
@@ -20,6 +27,7 @@ struct LedgerKeys: Sendable {
     /// `appAccountToken`s, lowercased.
     var tokens: [String] = []
     var customers: [String] = []
+    var cursors: [CursorKey] = []
 }
 
 /// One write transaction's view of the ledger: what it reads is loaded once (in bulk for the keys
@@ -44,6 +52,11 @@ final class LedgerStore {
     private var eventIds: [ChainKey: Set<String>] = [:]
     private var unowned: Set<ChainKey> = []
     private var lastSeq: Int64?
+    /// Rows the database holds (not only this transaction): saved with an upsert, the others
+    /// with a plain insert, which SQLite parses and runs faster.
+    private var storedTransactions: Set<String> = []
+    private var storedRenewals: Set<ChainKey> = []
+    private var storedCursors: Set<String> = []
 
     private var newNotifications: [NotificationRow] = []
     private var newCustomers: [CustomerRow] = []
@@ -61,42 +74,74 @@ final class LedgerStore {
 
     // MARK: loading
 
-    /// Loads, in a few statements, what the writes with these keys will read.
+    /// Loads, in a few statements, what the writes with these keys will read. Independent reads
+    /// run at once: each statement is a round trip (a thread hop on SQLite, a network one on
+    /// PostgreSQL), and waiting for them one by one was most of a batch's time.
     func load(_ keys: [LedgerKeys]) async throws {
-        let uuids = keys.flatMap(\.notifications).filter { seen[$0] == nil }
-        for uuid in uuids { seen[uuid] = false }
-        for uuid in try await store.seenNotifications(uuids) { seen[uuid] = true }
+        let uuids = Array(Set(keys.flatMap(\.notifications).filter { seen[$0] == nil }))
+        let tokens = Array(Set(keys.flatMap(\.tokens).filter { aliases[$0] == nil }))
+        let cursorKeys = Array(Set(keys.flatMap(\.cursors).filter { cursors[$0.key] == nil }))
+        let store = store
+        async let seenRows = store.seenNotifications(uuids)
+        async let aliasRows = store.aliases(tokens: tokens)
+        async let cursorRows = Self.cursors(cursorKeys, store)
+        let known = lastSeq
+        async let last = known == nil ? store.lastEventSeq() : known ?? 0
+        // The customers these writes may name or link to: those named, and each token (a token
+        // nobody claimed becomes its own customer).
+        let users = Array(Set(keys.flatMap(\.customers) + tokens).filter { customers[$0] == nil })
+        async let knownUsers = store.customers(users)
         try await loadChains(keys.flatMap(\.chains))
-        let tokens = keys.flatMap(\.tokens).filter { aliases[$0] == nil }
+        for uuid in uuids { seen[uuid] = false }
+        for uuid in try await seenRows { seen[uuid] = true }
         for token in tokens { aliases[token] = .some(nil) }
-        for alias in try await store.aliases(tokens: tokens) { aliases[alias.appAccountToken] = alias }
-        // The customers these writes may link to: named ones, owners of the subscriptions, and
-        // each token's user (or the token itself, for a token nobody claimed).
-        var users = keys.flatMap(\.customers) + keys.flatMap(\.chains).compactMap { links[$0]??.appUserId }
-        users += tokens.map { aliases[$0]??.appUserId ?? $0 }
-        try await loadCustomers(users)
+        for alias in try await aliasRows { aliases[alias.appAccountToken] = alias }
+        for (key, cursor) in try await cursorRows {
+            cursors[key] = cursor
+            if cursor != nil { storedCursors.insert(key) }
+        }
+        lastSeq = try await last
+        for user in users { customers[user] = false }
+        for user in try await knownUsers { customers[user] = true }
+        // Owners of links and users of tokens are customers: `LedgerWriter` records the customer
+        // with every link, and a token is claimed only by a customer it has just seen.
+        for user in keys.flatMap(\.chains).compactMap({ links[$0]??.appUserId }) { customers[user] = true }
+        for alias in try await aliasRows { customers[alias.appUserId] = true }
+    }
+
+    private static func cursors(_ keys: [CursorKey], _ store: BackendTransaction) async throws -> [(String, CursorRow?)] {
+        var found: [(String, CursorRow?)] = []
+        for key in keys { found.append((key.key, try await store.cursor(bundleId: key.bundleId, environment: key.environment))) }
+        return found
     }
 
     private func loadChains(_ keys: [ChainKey]) async throws {
         let missing = Array(Set(keys.filter { chains[$0] == nil }))
         guard !missing.isEmpty else { return }
+        let store = store
+        async let transactionRows = store.transactions(chains: missing)
+        async let renewalRows = store.renewals(chains: missing)
+        async let linkRows = store.links(chains: missing)
+        async let eventRows = store.events(chains: missing)
         for key in missing {
             chains[key] = []
             renewals[key] = .some(nil)
             links[key] = .some(nil)
             eventIds[key] = []
         }
-        for row in try await store.transactions(chains: missing) {
+        for row in try await transactionRows {
+            storedTransactions.insert("\(row.environment)|\(row.transactionId)")
             chains[ChainKey(environment: row.environment, original: row.originalTransactionId), default: []].append(row)
         }
         for key in missing { chains[key]?.sort { $0.purchaseMs < $1.purchaseMs } }
-        for row in try await store.renewals(chains: missing) {
+        for row in try await renewalRows {
+            storedRenewals.insert(ChainKey(environment: row.environment, original: row.originalTransactionId))
             renewals[ChainKey(environment: row.environment, original: row.originalTransactionId)] = row
         }
-        for row in try await store.links(chains: missing) {
+        for row in try await linkRows {
             links[ChainKey(environment: row.environment, original: row.originalTransactionId)] = row
         }
-        for event in try await store.events(chains: missing) {
+        for event in try await eventRows {
             let key = ChainKey(environment: event.environment, original: event.originalTransactionId ?? "")
             eventIds[key, default: []].insert(event.id)
             if event.appUserId == nil { unowned.insert(key) }
@@ -205,15 +250,13 @@ final class LedgerStore {
     }
 
     func cursor(bundleId: String, environment: String) async throws -> CursorRow? {
-        let key = "\(bundleId)|\(environment)"
-        if let cursor = cursors[key] { return cursor }
-        let cursor = try await store.cursor(bundleId: bundleId, environment: environment)
-        cursors[key] = cursor
-        return cursor
+        let key = CursorKey(bundleId: bundleId, environment: environment)
+        if cursors[key.key] == nil { try await load([LedgerKeys(cursors: [key])]) }
+        return cursors[key.key] ?? nil
     }
 
     func save(_ row: CursorRow) {
-        let key = "\(row.bundleId)|\(row.environment)"
+        let key = CursorKey(bundleId: row.bundleId, environment: row.environment).key
         cursors[key] = row
         changedCursors[key] = row
     }
@@ -228,9 +271,8 @@ final class LedgerStore {
 
     /// The number the next event takes: one more than the last, stored or made here.
     func nextEventSeq() async throws -> Int64 {
-        let last: Int64
-        if let lastSeq { last = lastSeq } else { last = try await store.lastEventSeq() }
-        let next = last + 1
+        if lastSeq == nil { try await load([]) }
+        let next = (lastSeq ?? 0) + 1
         lastSeq = next
         return next
     }
@@ -248,19 +290,38 @@ final class LedgerStore {
 
     /// Writes everything this transaction changed, several rows per statement, and forgets it.
     func flush() async throws {
-        try await store.insert(newNotifications, into: "bk_notifications")
-        try await store.insert(newCustomers, into: "bk_customers")
-        try await store.insert(newAliases, into: "bk_aliases")
-        try await store.insert(newLinks, into: "bk_links")
-        try await store.insert(changedTransactions.values.flatMap(\.values), into: "bk_transactions",
-                               replacingOn: ["environment", "transactionId"])
-        try await store.insert(Array(changedRenewals.values), into: "bk_renewals", replacingOn: ["environment", "originalTransactionId"])
-        try await store.insert(Array(changedCursors.values), into: "bk_cursors", replacingOn: ["bundleId", "environment"])
-        try await store.insert(newEvents, into: "bk_events")
-        try await store.insert(newOutbox, into: "bk_outbox")
+        let transactions = changedTransactions.values.flatMap(\.values)
+        let storedTransaction = { (row: TransactionRow) in self.storedTransactions.contains("\(row.environment)|\(row.transactionId)") }
+        let (newTransactions, replacedTransactions) = (transactions.filter { !storedTransaction($0) }, transactions.filter(storedTransaction))
+        let newRenewals = changedRenewals.filter { !storedRenewals.contains($0.key) }.map(\.value)
+        let replacedRenewals = changedRenewals.filter { storedRenewals.contains($0.key) }.map(\.value)
+        let newCursors = changedCursors.filter { !storedCursors.contains($0.key) }.map(\.value)
+        let replacedCursors = changedCursors.filter { storedCursors.contains($0.key) }.map(\.value)
+        let (notifications, customers, aliases, links, events, outbox) = (newNotifications, newCustomers, newAliases, newLinks, newEvents, newOutbox)
+        let store = store
+        // Each table's rows in statements of their own, all at once (see `load`); a failure
+        // fails the transaction, which is then rolled back whole.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await store.insert(notifications, into: "bk_notifications") }
+            group.addTask { try await store.insert(customers, into: "bk_customers") }
+            group.addTask { try await store.insert(aliases, into: "bk_aliases") }
+            group.addTask { try await store.insert(links, into: "bk_links") }
+            group.addTask { try await store.insert(newTransactions, into: "bk_transactions") }
+            group.addTask { try await store.insert(replacedTransactions, into: "bk_transactions", replacingOn: ["environment", "transactionId"]) }
+            group.addTask { try await store.insert(newRenewals, into: "bk_renewals") }
+            group.addTask { try await store.insert(replacedRenewals, into: "bk_renewals", replacingOn: ["environment", "originalTransactionId"]) }
+            group.addTask { try await store.insert(newCursors, into: "bk_cursors") }
+            group.addTask { try await store.insert(replacedCursors, into: "bk_cursors", replacingOn: ["bundleId", "environment"]) }
+            group.addTask { try await store.insert(events, into: "bk_events") }
+            group.addTask { try await store.insert(outbox, into: "bk_outbox") }
+            try await group.waitForAll()
+        }
         try await store.ownEvents(of: newLinks.filter {
             unowned.contains(ChainKey(environment: $0.environment, original: $0.originalTransactionId))
         })
+        for row in transactions { storedTransactions.insert("\(row.environment)|\(row.transactionId)") }
+        storedRenewals.formUnion(changedRenewals.keys)
+        storedCursors.formUnion(changedCursors.keys)
         for link in newLinks { unowned.remove(ChainKey(environment: link.environment, original: link.originalTransactionId)) }
         newNotifications = []
         newCustomers = []

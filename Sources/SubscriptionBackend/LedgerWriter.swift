@@ -22,9 +22,10 @@ struct LedgerWriter {
     // MARK: notifications
 
     /// What applying `notification` reads, for a batch to load at once.
-    static func keys(_ notification: VerifiedNotification) -> LedgerKeys {
+    static func keys(_ notification: VerifiedNotification, app: AppConfiguration) -> LedgerKeys {
         var keys = LedgerKeys(notifications: [notification.uuid])
-        if let transaction = notification.transaction { keys = keys.adding(transaction) }
+        keys.cursors.append(CursorKey(bundleId: app.bundleId, environment: notification.environment))
+        if let transaction = notification.transaction { keys = keys.adding(transaction, app: app) }
         if let original = notification.renewal?.fields.originalTransactionId {
             keys.chains.append(ChainKey(environment: notification.renewal?.fields.environment ?? "", original: original))
         }
@@ -53,8 +54,8 @@ struct LedgerWriter {
     // MARK: transactions
 
     /// What `claim` and `apply` of a transaction the app posts for `appUserId` read.
-    static func keys(_ transaction: SignedTransaction, appUserId: String) -> LedgerKeys {
-        LedgerKeys(customers: [appUserId]).adding(transaction)
+    static func keys(_ transaction: SignedTransaction, appUserId: String, app: AppConfiguration) -> LedgerKeys {
+        LedgerKeys(customers: [appUserId]).adding(transaction, app: app)
     }
 
     /// Who owns a transaction the app posts: the user its `appAccountToken` was first given to,
@@ -189,11 +190,13 @@ struct LedgerWriter {
 }
 
 extension LedgerKeys {
-    /// These keys and what applying `transaction` reads: its subscription and its token.
-    func adding(_ transaction: SignedTransaction) -> LedgerKeys {
+    /// These keys and what applying `transaction` for `app` reads: its subscription, its token,
+    /// the app's cursor.
+    func adding(_ transaction: SignedTransaction, app: AppConfiguration) -> LedgerKeys {
         var keys = self
         let f = transaction.fields
         keys.chains.append(ChainKey(environment: f.environment ?? "", original: f.originalTransactionId ?? ""))
+        keys.cursors.append(CursorKey(bundleId: app.bundleId, environment: f.environment ?? ""))
         if let token = f.appAccountToken?.lowercased(), !token.isEmpty { keys.tokens.append(token) }
         return keys
     }

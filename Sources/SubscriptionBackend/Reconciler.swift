@@ -225,7 +225,7 @@ public final class Reconciler: Sendable {
                 let backend = backend
                 let events = try await database.writeLedger { store in
                     var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: backend.nowMs())
-                    try await store.load(batch.map { LedgerKeys(customers: [user]).adding($0) })
+                    try await store.load(batch.map { LedgerKeys(customers: [user]).adding($0, app: app) })
                     // Transaction History signs everything now: purchase order is the order of change.
                     for transaction in batch.sorted(by: { (($0.fields.purchaseDate ?? 0), $0.fields.transactionId ?? "") < (($1.fields.purchaseDate ?? 0), $1.fields.transactionId ?? "") }) {
                         // Same Apple account: its other subscriptions belong to this customer too.
@@ -295,7 +295,7 @@ public final class Reconciler: Sendable {
             let (found, foundRenewals) = (transactions, renewals)
             let events = try await database.writeLedger { store in
                 var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: backend.nowMs())
-                try await store.load(found.map { LedgerKeys().adding($0) } + [LedgerKeys(chains: [ChainKey(environment: environment, original: original)])])
+                try await store.load(found.map { LedgerKeys().adding($0, app: app) } + [LedgerKeys(chains: [ChainKey(environment: environment, original: original)])])
                 for t in found { try await writer.apply(t, owner: nil) }
                 for r in foundRenewals { try await writer.apply(r) }
                 return writer.events.count

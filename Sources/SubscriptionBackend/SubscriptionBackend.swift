@@ -69,7 +69,7 @@ public final class SubscriptionBackend: Sendable {
 
     func apply(_ notification: VerifiedNotification, app: AppConfiguration) async throws -> Bool {
         let webhooks = configuration.webhooks
-        let (applied, events) = try await ingest.write(keys: LedgerWriter.keys(notification)) { store in
+        let (applied, events) = try await ingest.write(keys: LedgerWriter.keys(notification, app: app)) { store in
             var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: self.nowMs())
             let applied = try await writer.apply(notification)
             return (applied, writer.events.count)
@@ -93,7 +93,7 @@ public final class SubscriptionBackend: Sendable {
             throw rejected(error, bundleId: checker.app.bundleId, what: "transaction")
         }
         let webhooks = configuration.webhooks
-        let (owner, events) = try await ingest.write(keys: LedgerWriter.keys(transaction, appUserId: appUserId)) { store in
+        let (owner, events) = try await ingest.write(keys: LedgerWriter.keys(transaction, appUserId: appUserId, app: checker.app)) { store in
             var writer = LedgerWriter(store: store, app: checker.app, webhooks: webhooks, nowMs: self.nowMs())
             try await writer.seeCustomer(appUserId)
             let owner = try await writer.claim(token: transaction.fields.appAccountToken, for: appUserId)

@@ -6,6 +6,7 @@ import NIOCore
 import StoreEngine
 import StoreModel
 import StoreSigning
+import StoreShared
 import SubscriptionBackend
 
 /// The subscription backend (#14's Benchmark section), on a real SQLite file in a temporary
@@ -23,39 +24,89 @@ struct BackendBenchmark {
     var timedIngest: Int
     var lookups: Int
     var concurrency: Int
+    /// `--database`: ingest with `concurrency` in flight also on this PostgreSQL server.
+    var postgresURL: String?
 
     struct Figures {
         var rawVerify: Double
         var sequential: Double
         var concurrent: Double
+        var postgresConcurrent: Double?
         var customers: Int
         var infoP50: Double
         var infoP99: Double
         var healthP99: Double
         var infoBytes: Int
+        /// Resident memory (bytes) half-way through and after all of the fill's notifications, and
+        /// half-way through and after all of one customer-info read per stored customer.
+        var ingestRSS: (half: Int, end: Int)
+        var readRSS: (half: Int, end: Int)
+        var readsPerSecond: Double
     }
 
     static let bundleId = "com.example.bench.backend"
+
+    static var quiet: Logger {
+        var quiet = Logger(label: "bench.backend")
+        quiet.logLevel = .critical
+        return quiet
+    }
+
+    static func backend(_ database: BackendDatabase, trusting authority: CertificateAuthority) throws -> SubscriptionBackend {
+        let app = AppConfiguration(bundleId: Self.bundleId, environments: ["Sandbox"], trustAppleRoot: false)
+        return try SubscriptionBackend(configuration: BackendConfiguration(apps: [app], reconcileIntervalSeconds: 0),
+                                       database: database, extraRootsDER: [authority.rootDER], logger: quiet)
+    }
 
     func run(log: (String) -> Void) async throws -> Figures {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openstore-bench-backend-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let authority = try CertificateAuthority.generate()
         let signer = JWSSigner(authority: authority)
-        let database = try await BackendDatabase.open(path: folder.appendingPathComponent("backend.sqlite").path)
-        var quiet = Logger(label: "bench.backend")
-        quiet.logLevel = .critical
-        let app = AppConfiguration(bundleId: Self.bundleId, environments: ["Sandbox"], trustAppleRoot: false)
-        let backend = try SubscriptionBackend(configuration: BackendConfiguration(apps: [app], reconcileIntervalSeconds: 0),
-                                              database: database, extraRootsDER: [authority.rootDER], logger: quiet)
+        let database = try await BackendDatabase.open(path: folder.appendingPathComponent("backend.sqlite").path, logger: Self.quiet)
+        var figures: Figures
         do {
-            let figures = try await measure(backend: backend, signer: signer, authority: authority, log: log)
+            figures = try await measure(backend: Self.backend(database, trusting: authority), signer: signer, authority: authority, log: log)
             await database.close()
-            return figures
         } catch {
             await database.close()
             throw error
         }
+        if let postgresURL {
+            figures.postgresConcurrent = try await ScratchDatabase.using(.postgres(url: postgresURL), label: "backend") { scratch in
+                let database = try await BackendDatabase.open(scratch.url, logger: Self.quiet)
+                do {
+                    let backend = try Self.backend(database, trusting: authority)
+                    let payloads = (0..<timedIngest).map { notification(signer, index: $0) }
+                    let rate = try await Self.ingest(payloads, into: backend, inFlight: concurrency)
+                    log("ingest on PostgreSQL, \(concurrency) in flight: \(Report.rate(rate)) notifications/s")
+                    await database.close()
+                    return rate
+                } catch {
+                    await database.close()
+                    throw error
+                }
+            }
+        }
+        return figures
+    }
+
+    /// Notifications per second through `receiveNotification`, `inFlight` at a time.
+    static func ingest(_ payloads: [String], into backend: SubscriptionBackend, inFlight: Int) async throws -> Double {
+        let start = NIODeadline.now().uptimeNanoseconds
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var iterator = payloads.makeIterator()
+            for _ in 0..<inFlight {
+                guard let payload = iterator.next() else { break }
+                group.addTask { _ = try await backend.receiveNotification(bundleId: Self.bundleId, signedPayload: payload) }
+            }
+            while try await group.next() != nil {
+                if let payload = iterator.next() {
+                    group.addTask { _ = try await backend.receiveNotification(bundleId: Self.bundleId, signedPayload: payload) }
+                }
+            }
+        }
+        return Double(payloads.count) / (Double(NIODeadline.now().uptimeNanoseconds - start) / 1e9)
     }
 
     private func measure(backend: SubscriptionBackend, signer: JWSSigner, authority: CertificateAuthority,
@@ -73,36 +124,49 @@ struct BackendBenchmark {
             defer { next += count }
             return (next..<(next + count)).map { notification(signer, index: $0) }
         }
-        func ingest(_ payloads: [String], inFlight: Int) async throws -> Double {
-            let start = NIODeadline.now().uptimeNanoseconds
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                var iterator = payloads.makeIterator()
-                for _ in 0..<inFlight {
-                    guard let payload = iterator.next() else { break }
-                    group.addTask { _ = try await backend.receiveNotification(bundleId: Self.bundleId, signedPayload: payload) }
-                }
-                while try await group.next() != nil {
-                    if let payload = iterator.next() {
-                        group.addTask { _ = try await backend.receiveNotification(bundleId: Self.bundleId, signedPayload: payload) }
+        let sequential = try await Self.ingest(batch(timedIngest), into: backend, inFlight: 1)
+        log("ingest, one in flight: \(Report.rate(sequential)) notifications/s (\(timedIngest) notifications)")
+        let concurrent = try await Self.ingest(batch(timedIngest), into: backend, inFlight: concurrency)
+        log("ingest, \(concurrency) in flight: \(Report.rate(concurrent)) notifications/s")
+        // Fill to `customers` (one customer per notification, linked by its appAccountToken), untimed,
+        // reading resident memory half-way and at the end.
+        let half = customers / 2
+        var ingestHalf = ProcessMemory.residentBytes()
+        while next < customers {
+            let size = next < half ? min(5_000, half - next) : min(5_000, customers - next)
+            _ = try await Self.ingest(batch(size), into: backend, inFlight: concurrency)
+            if next == half { ingestHalf = ProcessMemory.residentBytes() }
+        }
+        let ingestEnd = ProcessMemory.residentBytes()
+        log("\(next) customers stored; resident memory \(ProcessMemory.mib(ingestHalf)) half-way, \(ProcessMemory.mib(ingestEnd)) at the end")
+
+        let (info, health, bytes) = try await lookupLatencies(backend: backend, stored: next)
+        let (readRSS, readRate) = try await readEveryCustomer(backend: backend, stored: next)
+        log("customer info read for all \(next) customers at \(Report.rate(readRate))/s; resident memory \(ProcessMemory.mib(readRSS.half)) half-way, \(ProcessMemory.mib(readRSS.end)) at the end")
+        return Figures(rawVerify: rawVerify, sequential: sequential, concurrent: concurrent, customers: next,
+                       infoP50: Self.percentile(info, 0.5), infoP99: Self.percentile(info, 0.99),
+                       healthP99: Self.percentile(health, 0.99), infoBytes: bytes,
+                       ingestRSS: (ingestHalf, ingestEnd), readRSS: readRSS, readsPerSecond: readRate)
+    }
+
+    /// Customer info for every stored customer once, `concurrency` at a time, in process.
+    private func readEveryCustomer(backend: SubscriptionBackend, stored: Int) async throws -> ((half: Int, end: Int), Double) {
+        let start = NIODeadline.now().uptimeNanoseconds
+        var half = 0
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<stored {
+                if index >= concurrency { try await group.next() }
+                if index == stored / 2 { half = ProcessMemory.residentBytes() }
+                group.addTask {
+                    guard try await backend.customerInfo(appUserId: Self.user(index)) != nil else {
+                        throw BenchError("customer \(index) is missing")
                     }
                 }
             }
-            return Double(payloads.count) / (Double(NIODeadline.now().uptimeNanoseconds - start) / 1e9)
+            try await group.waitForAll()
         }
-        let sequential = try await ingest(batch(timedIngest), inFlight: 1)
-        log("ingest, one in flight: \(Report.rate(sequential)) notifications/s (\(timedIngest) notifications)")
-        let concurrent = try await ingest(batch(timedIngest), inFlight: concurrency)
-        log("ingest, \(concurrency) in flight: \(Report.rate(concurrent)) notifications/s")
-        // Fill to `customers` (one customer per notification, linked by its appAccountToken), untimed.
-        while next < customers {
-            _ = try await ingest(batch(min(5_000, customers - next)), inFlight: concurrency)
-        }
-        log("\(next) customers stored")
-
-        let (info, health, bytes) = try await lookupLatencies(backend: backend, stored: next)
-        return Figures(rawVerify: rawVerify, sequential: sequential, concurrent: concurrent, customers: next,
-                       infoP50: Self.percentile(info, 0.5), infoP99: Self.percentile(info, 0.99),
-                       healthP99: Self.percentile(health, 0.99), infoBytes: bytes)
+        let seconds = Double(NIODeadline.now().uptimeNanoseconds - start) / 1e9
+        return ((half, ProcessMemory.residentBytes()), Double(stored) / seconds)
     }
 
     /// Customer info and the bare route, alternately, over one keep-alive connection.
@@ -168,7 +232,7 @@ struct BackendBenchmark {
             "renewalDate": now + 30 * 86_400_000,
         ]
         func sign(_ object: [String: Any]) -> String {
-            signer.sign(payloadJSON: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
+            signer.sign(payloadJSON: (try? JSONSerialization.data(withJSONObject: object, options: [])) ?? Data())
         }
         return sign([
             "notificationType": "SUBSCRIBED", "subtype": "INITIAL_BUY", "notificationUUID": UUID().uuidString.lowercased(),
@@ -278,3 +342,4 @@ struct BackendReconcileBenchmark {
         }
     }
 }
+

@@ -382,7 +382,7 @@ if options.wants("manage") {
 if options.wants("backend") {
     let backendBench = BackendBenchmark(
         customers: options.backendCustomers, timedIngest: options.quick ? 500 : 5_000,
-        lookups: options.quick ? 500 : 5_000, concurrency: machine.cores * 8)
+        lookups: options.quick ? 500 : 5_000, concurrency: machine.cores * 8, postgresURL: options.database)
     say("""
 
         backend: SUBSCRIBED notifications (3 JWS each) verified and committed to the backend's SQLite file, \
@@ -396,7 +396,22 @@ if options.wants("backend") {
         report.add(.init(figure: "raw P-256 verify ÷ 3 (1 thread)", measured: "\(Report.rate(limit)) notifications/s"))
         report.add("backend ingest, 1 in flight", b.sequential, unit: "notif/s", limitName: "verify÷3", limit: limit)
         report.add("backend ingest, \(backendBench.concurrency) in flight", b.concurrent, unit: "notif/s",
-                   limitName: "verify÷3×\(machine.cores)", limit: limit * Double(machine.cores))
+                   limitName: "verify÷3×\(machine.cores)", limit: limit * Double(machine.cores), atLeast: 0.5)
+        if let postgres = b.postgresConcurrent {
+            report.add("backend ingest, \(backendBench.concurrency) in flight, PostgreSQL", postgres, unit: "notif/s",
+                       limitName: "verify÷3×\(machine.cores)", limit: limit * Double(machine.cores), atLeast: 0.3)
+        }
+        // Bounded memory (#33): resident memory at the end of a stream against half-way through it.
+        for (name, rss) in [("\(b.customers) notifications ingested", b.ingestRSS),
+                            ("customer info read for \(b.customers) customers", b.readRSS)] {
+            let growth = Double(rss.end) / Double(max(rss.half, 1))
+            report.add(.init(
+                figure: "  resident memory, \(name)", measured: ProcessMemory.mib(rss.end),
+                limit: "half-way " + ProcessMemory.mib(rss.half), ratio: Report.ratio(growth),
+                target: "≤ 1.10×", met: growth <= 1.10 ? "yes" : "NO"))
+        }
+        report.add(.init(figure: "  customer info, in process, \(backendBench.concurrency) at a time",
+                         measured: "\(Report.rate(b.readsPerSecond)) /s"))
         func ms(_ value: Double) -> String { String(format: "%.3f ms", value) }
         report.add(.init(
             figure: "backend customer info p99 (\(b.customers) customers)", measured: ms(b.infoP99) + " (p50 " + ms(b.infoP50) + ")",
@@ -409,7 +424,8 @@ if options.wants("backend") {
         report.add(.init(
             figure: "backend reconcile, \(r.customers) customers, missed day", measured: String(format: "%.2f s", r.seconds)
                 + " (\(r.transactionsSeen) tx, \(r.errors) errors)",
-            limit: String(format: "%d bare round trips %.2f s", r.customers, r.bareSeconds), ratio: Report.ratio(r.seconds / r.bareSeconds)))
+            limit: String(format: "%d bare round trips %.2f s", r.customers, r.bareSeconds), ratio: Report.ratio(r.seconds / r.bareSeconds),
+            target: "≤ 1.50×", met: r.seconds / r.bareSeconds <= 1.5 ? "yes" : "NO"))
     } catch {
         say("backend benchmark failed: \(error)")
         failed = true

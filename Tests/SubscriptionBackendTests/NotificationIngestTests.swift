@@ -263,6 +263,29 @@ import Testing
         }
     }
 
+    /// Many apps posting at once, as after a launch: batches of new customers, each answered with
+    /// the customer it just made, and every one stored.
+    @Test(arguments: BackendTestEngine.all) func manyConcurrentPostsEachFindTheirCustomer(_ engine: BackendTestEngine) async throws {
+        let kit = try SignedDataKit()
+        try await TestBackend.with(trusting: [kit.authority.rootDER], engine: engine) { test in
+            let backend = test.backend
+            let posts = try (0..<300).map { i in
+                ("user-\(i)", try kit.sign(kit.transaction(id: "\(9_000 + i)", original: "\(9_000 + i)", purchase: t0, expires: t0 + 30 * day)))
+            }
+            let answered = try await withThrowingTaskGroup(of: String.self) { group in
+                for (user, signed) in posts {
+                    group.addTask { try await backend.receiveTransaction(appUserId: user, signedTransaction: signed).appUserId }
+                }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(answered == Set(posts.map(\.0)))
+            for (user, _) in posts {
+                #expect(try await backend.customerInfo(appUserId: user)?.entitlements["plus"]?.isActive == true, "\(user)")
+            }
+            #expect(backend.ingest.batches < posts.count, "posts shared transactions")
+        }
+    }
+
     @Test(arguments: BackendTestEngine.all) func theAppsTransactionLinksTheCustomer(_ engine: BackendTestEngine) async throws {
         let kit = try SignedDataKit()
         try await TestBackend.with(trusting: [kit.authority.rootDER], engine: engine) { test in
