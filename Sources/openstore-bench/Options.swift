@@ -22,7 +22,7 @@ struct Options {
     var backendCustomers = 100_000
     /// Purchases whose `Transaction.updates` latency is measured (`client`).
     var updatePurchases = 2_000
-    /// `--database postgres://…`: purchases, history and lifecycle also on that PostgreSQL server
+    /// `--database postgres://…`: purchases, history, lifecycle and backend ingest also on that PostgreSQL server
     /// (an empty database created on it per figure, dropped after), beside SQLite, in the same run.
     var database: String?
 
@@ -41,9 +41,9 @@ struct Options {
           --history-store  transactions in the store for the history-page figure (default 1,000,000)
           --backlog      notifications the delivery benchmark drains (default 1,000,000)
           --renders      timed renders of each demo store page (default 2,000)
-          --backend-customers  customers stored for the backend's customer-info figure (default 100,000)
+          --backend-customers  customers stored for the backend's customer-info and memory figures (default 100,000)
           --allow-debug  run even though this is a debug build
-          --database     also measure purchase, history and lifecycle with the store on this PostgreSQL server,
+          --database     also measure purchase, history, lifecycle and backend ingest on this PostgreSQL server,
                          beside SQLite (each figure creates an empty database there and drops it: needs CREATEDB)
         """
 
