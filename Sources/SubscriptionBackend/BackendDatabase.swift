@@ -142,12 +142,7 @@ public final class BackendDatabase: Sendable {
 
     /// `write` with the ledger's view (`LedgerStore`), saved before the commit.
     func writeLedger<T: Sendable>(_ body: @Sendable (LedgerStore) async throws -> T) async throws -> T {
-        try await write { store in
-            let ledger = LedgerStore(store)
-            let result = try await body(ledger)
-            try await ledger.flush()
-            return result
-        }
+        try await write { store in try await LedgerStore.writing(on: store, keys: [], body) }
     }
 }
 

@@ -75,12 +75,11 @@ final class IngestBatcher: Sendable {
         var results: [Result<any Sendable, any Error>]
         do {
             results = try await database.write { store in
-                let ledger = LedgerStore(store)
-                try await ledger.load(batch.map(\.keys))
-                var results: [Result<any Sendable, any Error>] = []
-                for item in batch { results.append(.success(try await item.apply(ledger))) }
-                try await ledger.flush()
-                return results
+                try await LedgerStore.writing(on: store, keys: batch.map(\.keys)) { ledger in
+                    var results: [Result<any Sendable, any Error>] = []
+                    for item in batch { results.append(.success(try await item.apply(ledger))) }
+                    return results
+                }
             }
         } catch {
             guard batch.count > 1 else {
@@ -105,11 +104,7 @@ final class IngestBatcher: Sendable {
             let savepoint = SQLRaw("w\(index)")
             try await store.sql.raw("SAVEPOINT \(savepoint)").run()
             do {
-                let ledger = LedgerStore(store)
-                try await ledger.load([item.keys])
-                let result = try await item.apply(ledger)
-                try await ledger.flush()
-                results.append(.success(result))
+                results.append(.success(try await LedgerStore.writing(on: store, keys: [item.keys], item.apply)))
             } catch let failure {
                 // Undo this write alone; if even that fails, the transaction is gone.
                 do { try await store.sql.raw("ROLLBACK TO SAVEPOINT \(savepoint)").run() } catch { throw failure }
