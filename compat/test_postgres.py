@@ -59,6 +59,7 @@ def test_readyz_names_the_database_without_its_password(fresh_server):
     assert password not in r.text
 
 
+@pytest.mark.alone
 def test_a_database_that_goes_away_gives_503_and_the_store_recovers_losing_nothing(fresh_server):
     server = fresh_server("pg-outage")
     server.start()

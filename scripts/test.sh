@@ -13,6 +13,7 @@
 #   SKIP_RELIABILITY=1  skip the reliability suite (scripts/reliability.sh at CI size)
 #   PYTEST_ARGS="..."   extra arguments for pytest (e.g. "-k purchase -x")
 #   SKIP_POSTGRES=1     no PostgreSQL cluster: storage tests and compat run on SQLite only
+#   COMPAT_WORKERS=N    pytest-xdist workers for the compatibility suite (default 4)
 #   OPENSTORE_BIN       binary under test (default: .build/debug/openstore)
 #   SKIP_STATIC=1       skip the check of the statically linked binary (scripts/link-static.sh, ~15 s)
 #   RELEASE_CHECK=1     also build the static release binary (scripts/release.sh, ~12 min) and check it
@@ -141,7 +142,35 @@ fi
 export OPENSTORE_BUILD_COMMIT
 if [[ -z "${OPENSTORE_BIN:-}" ]]; then export OPENSTORE_EXPECT_COMMIT="$OPENSTORE_BUILD_COMMIT"; fi
 echo "OPENSTORE_BUILD_COMMIT=$OPENSTORE_BUILD_COMMIT"
+# What the later stages install from Debian's archive and PyPI waits on the network, not on the
+# CPU: it runs beside the build (about a minute and a half off a fresh machine's run), and the
+# stages after the build find it done. Its output is shown after the build.
+# shellcheck source=scripts/postgres.sh
+source "$REPO_ROOT/scripts/postgres.sh"
+prepare_beside_the_build() {
+  trap - EXIT TERM INT HUP
+  if [[ "${SKIP_POSTGRES:-0}" != "1" && ! -x "$(pg__bin)/initdb" ]]; then apt_install postgresql; fi
+  if [[ "${SKIP_BROWSER:-0}" != "1" ]] && { ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 \
+     || [[ ! -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]]; }; then
+    apt_install chromium chromium-driver fonts-dejavu-core fonts-noto-color-emoji
+  fi
+  if [[ "${SKIP_COMPAT:-0}" != "1" || "${SKIP_RELIABILITY:-0}" != "1" || "${SKIP_STATIC:-0}" != "1" ]]; then
+    make_venv "$VENV" "$REQUIREMENTS" 'import appstoreserverlibrary, pytest, requests, schemathesis, xdist'
+  fi
+  if [[ "${SKIP_BROWSER:-0}" != "1" ]]; then
+    make_venv "$REPO_ROOT/browser/.venv" "$REPO_ROOT/browser/requirements.txt" 'import selenium, pytest, requests'
+  fi
+}
+PREPARE_LOG="$(mktemp /tmp/openstore-prepare.XXXXXX)"
+( prepare_beside_the_build ) >"$PREPARE_LOG" 2>&1 &
+PREPARE_PID=$!
 swift build --build-tests
+
+banner "installs made beside the build (Debian packages, venvs)"
+prepare_status=0
+wait "$PREPARE_PID" || prepare_status=$?
+cat "$PREPARE_LOG"; rm -f "$PREPARE_LOG"
+if [[ $prepare_status -ne 0 ]]; then echo "the installs beside the build failed (exit $prepare_status)" >&2; exit 1; fi
 
 # Every test stage writes its temporary folders under a folder of this run, checked at the end.
 RUN_TMP="$(mktemp -d "${TMPDIR:-/tmp}/openstore-test-run.XXXXXX")"
@@ -158,8 +187,6 @@ export OPENSTORE_TEST_RUN_LOG="$RUN_TMP/servers.log"
 # and the compatibility suite runs twice.
 if [[ "${SKIP_POSTGRES:-0}" != "1" ]]; then
   banner "postgres: throw-away cluster"
-  # shellcheck source=scripts/postgres.sh
-  source "$REPO_ROOT/scripts/postgres.sh"
   OPENSTORE_PG_NO_FSYNC=1 pg_start
   echo "$("$OPENSTORE_PG_BIN/postgres" --version) on 127.0.0.1:$OPENSTORE_PG_PORT ($OPENSTORE_PG_DIR)"
 fi
@@ -188,17 +215,25 @@ fi
 # ---------------------------------------------------------------------------------------------
 if [[ "${SKIP_COMPAT:-0}" != "1" ]]; then
   banner "compat: python venv"
-  make_venv "$VENV" "$REQUIREMENTS" 'import appstoreserverlibrary, pytest, requests'
+  make_venv "$VENV" "$REQUIREMENTS" 'import appstoreserverlibrary, pytest, requests, xdist'
 
   banner "compat: pytest (Apple's app-store-server-library vs live openstore serve)"
   export OPENSTORE_BIN="${OPENSTORE_BIN:-$(swift build --show-bin-path)/openstore}"
   echo "OPENSTORE_BIN=$OPENSTORE_BIN"
+  # The suite mostly waits on its servers (one pytest process keeps about a third of the two cores
+  # busy), so COMPAT_WORKERS pytest-xdist workers share it; every test starts its own servers on
+  # free ports in folders of its own. The tests marked `alone` stop something all the others share
+  # (the PostgreSQL cluster) and run after the rest, by themselves.
   # shellcheck disable=SC2086
-  env -u OPENSTORE_TEST_POSTGRES_URL "$VENV/bin/python" -m pytest compat -q ${PYTEST_ARGS:-}
+  env -u OPENSTORE_TEST_POSTGRES_URL "$VENV/bin/python" -m pytest compat -q -n "${COMPAT_WORKERS:-4}" -m "not alone" ${PYTEST_ARGS:-}
+  # shellcheck disable=SC2086
+  env -u OPENSTORE_TEST_POSTGRES_URL "$VENV/bin/python" -m pytest compat -q -m alone ${PYTEST_ARGS:-}
   if [[ -n "${OPENSTORE_TEST_POSTGRES_URL:-}" ]]; then
     banner "compat: pytest again, every store on PostgreSQL"
     # shellcheck disable=SC2086
-    OPENSTORE_REQUIRE_POSTGRES=1 "$VENV/bin/python" -m pytest compat -q ${PYTEST_ARGS:-}
+    OPENSTORE_REQUIRE_POSTGRES=1 "$VENV/bin/python" -m pytest compat -q -n "${COMPAT_WORKERS:-4}" -m "not alone" ${PYTEST_ARGS:-}
+    # shellcheck disable=SC2086
+    OPENSTORE_REQUIRE_POSTGRES=1 "$VENV/bin/python" -m pytest compat -q -m alone ${PYTEST_ARGS:-}
   fi
 else
   banner "compat (skipped: SKIP_COMPAT=1)"
@@ -220,11 +255,8 @@ unset OPENSTORE_TEST_POSTGRES_URL
 
 if [[ "${SKIP_BROWSER:-0}" != "1" ]]; then
   banner "browser: chromium"
-  # The emoji font draws the demo stores' product glyphs in the screenshots (not needed to pass).
-  if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 \
-     || [[ ! -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]]; then
-    apt_install chromium chromium-driver fonts-dejavu-core fonts-noto-color-emoji
-  fi
+  # Installed beside the build (prepare_beside_the_build); the emoji font draws the demo stores'
+  # product glyphs in the screenshots (not needed to pass).
   chromium --version 2>/dev/null
   chromedriver --version
 
