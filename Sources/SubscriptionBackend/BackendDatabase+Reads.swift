@@ -2,19 +2,9 @@ import SQLKit
 
 /// Reads, on the read connection: they never wait for a write.
 extension BackendDatabase {
-    static func latestTransaction(_ sql: any SQLDatabase, environment: String, original: String) async throws -> TransactionRow? {
-        try await sql.select().columns("*").from("bk_transactions")
-            .where("environment", .equal, environment).where("originalTransactionId", .equal, original)
-            .orderBy("purchaseMs", .descending).limit(1).first(decoding: TransactionRow.self)
-    }
-
     static func cursor(_ sql: any SQLDatabase, bundleId: String, environment: String) async throws -> CursorRow? {
         try await sql.select().columns("*").from("bk_cursors")
             .where("bundleId", .equal, bundleId).where("environment", .equal, environment).first(decoding: CursorRow.self)
-    }
-
-    func latestTransaction(environment: String, original: String) async throws -> TransactionRow? {
-        try await Self.latestTransaction(readSQL, environment: environment, original: original)
     }
 
     func cursor(bundleId: String, environment: String) async throws -> CursorRow? {
@@ -60,15 +50,32 @@ extension BackendDatabase {
         columns.map { $0 == "jws" ? SQLAlias(SQLLiteral.string(""), as: SQLIdentifier("jws")) as any SQLExpression : SQLColumn($0, table: table) }
     }
 
-    func renewals(environment: String) async throws -> [RenewalRow] {
-        try await readSQL.select().columns("*").from("bk_renewals").where("environment", .equal, environment)
-            .all(decoding: RenewalRow.self)
+    /// Every customer's stored Transaction History revision for one app, in one statement: a
+    /// reconcile pass reads them once instead of once per customer.
+    func revisions(environment: String, bundleId: String) async throws -> [String: String] {
+        let rows = try await readSQL.select().columns("appUserId", "revision").from("bk_revisions")
+            .where("environment", .equal, environment).where("bundleId", .equal, bundleId).all()
+        var out: [String: String] = [:]
+        for row in rows { out[try row.decode(column: "appUserId", as: String.self)] = try row.decode(column: "revision", as: String.self) }
+        return out
     }
 
-    func revision(environment: String, bundleId: String, appUserId: String) async throws -> String? {
-        try await readSQL.select().column("revision").from("bk_revisions")
-            .where("environment", .equal, environment).where("bundleId", .equal, bundleId)
-            .where("appUserId", .equal, appUserId).first(decodingColumn: "revision", as: String.self)
+    /// Each subscription of one app with its renewal info and latest transaction side by side, in
+    /// one statement: what a reconcile pass needs to find the subscriptions it cannot be sure of
+    /// (`Reconciler`), without reading every renewal and then each latest transaction one by one.
+    func subscriptionStates(environment: String, bundleId: String) async throws -> [SubscriptionStateRow] {
+        let rows = try await readSQL.raw("""
+            SELECT r."originalTransactionId", r."autoRenewStatus", r."expirationIntent", r."inBillingRetry",
+                   t."expiresMs", t."revocationMs"
+            FROM bk_renewals r JOIN bk_transactions t
+              ON t."environment" = r."environment" AND t."originalTransactionId" = r."originalTransactionId"
+            WHERE r."environment" = \(bind: environment) AND t."bundleId" = \(bind: bundleId)
+              AND t."purchaseMs" = (SELECT MAX(l."purchaseMs") FROM bk_transactions l
+                                    WHERE l."environment" = r."environment" AND l."originalTransactionId" = r."originalTransactionId")
+            """).all(decoding: SubscriptionStateRow.self)
+        // Two transactions of one subscription bought in the same millisecond: either is the latest.
+        var seen = Set<String>()
+        return rows.filter { seen.insert($0.originalTransactionId).inserted }
     }
 
     func notificationCount() async throws -> Int {

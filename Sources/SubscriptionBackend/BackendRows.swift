@@ -40,6 +40,16 @@ struct RenewalRow: Codable, Sendable, Equatable {
     var jws: String
 }
 
+/// A subscription's renewal info beside its latest transaction (`BackendDatabase.subscriptionStates`).
+struct SubscriptionStateRow: Codable, Sendable, Equatable {
+    var originalTransactionId: String
+    var autoRenewStatus: Int?
+    var expirationIntent: Int?
+    var inBillingRetry: Bool
+    var expiresMs: Int64?
+    var revocationMs: Int64?
+}
+
 /// Which app user owns an original transaction.
 struct LinkRow: Codable, Sendable, Equatable {
     var environment: String

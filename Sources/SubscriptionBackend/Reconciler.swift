@@ -190,25 +190,36 @@ public final class Reconciler: Sendable {
             report.errors.append("\(app.bundleId) \(environment): \(error)")
             return
         }
+        let revisions: [String: String]
+        do {
+            revisions = try await database.revisions(environment: environment, bundleId: app.bundleId)
+        } catch {
+            report.errors.append("\(app.bundleId) \(environment): \(error)")
+            return
+        }
         let byUser = Dictionary(grouping: links, by: \.appUserId)
         let customers = byUser.sorted(by: { $0.key < $1.key }).compactMap { user, links in
-            links.first.map { (user: user, anyId: $0.originalTransactionId) }
+            links.first.map { (user: user, anyId: $0.originalTransactionId, revision: revisions[user]) }
         }
         report.merge(await Self.bounded(customers, limit: backend.configuration.reconcileConcurrency) { customer in
-            await self.transactions(of: customer.user, anyId: customer.anyId, app: app, environment: environment, client: client, checker: checker)
+            await self.transactions(of: customer.user, anyId: customer.anyId, from: customer.revision, app: app,
+                                    environment: environment, client: client, checker: checker)
         })
     }
 
-    /// One customer's Transaction History from their stored revision, page by page.
-    private func transactions(of user: String, anyId: String, app: AppConfiguration, environment: String,
+    /// One customer's Transaction History from their stored revision, page by page. A page that
+    /// brings nothing and leaves the revision where it was writes nothing: after a quiet day that
+    /// is most customers, so a pass costs them a round trip and no write.
+    private func transactions(of user: String, anyId: String, from stored: String?, app: AppConfiguration, environment: String,
                               client: ServerAPIClient, checker: SignedDataChecker) async -> Report {
         var report = Report()
         let database = backend.database
         do {
-            var revision = try await database.revision(environment: environment, bundleId: app.bundleId, appUserId: user)
+            var revision = stored
             var more = true
             while more {
                 let page = try await client.transactionHistory(transactionId: anyId, revision: revision)
+                if (page.signedTransactions ?? []).isEmpty, page.revision == revision, page.hasMore != true { break }
                 var signed: [SignedTransaction] = []
                 for jws in page.signedTransactions ?? [] {
                     do {
@@ -255,13 +266,10 @@ public final class Reconciler: Sendable {
         let database = backend.database
         do {
             let clock = max(backend.nowMs(), try await cursor(app, environment)?.storeClockMs ?? 0)
-            let renewals = try await database.renewals(environment: environment)
             var uncertain: [String] = []
-            for renewal in renewals {
-                let latest = try await database.latestTransaction(environment: environment, original: renewal.originalTransactionId)
-                guard let latest, latest.bundleId == app.bundleId, latest.revocationMs == nil else { continue }
-                let lapsed = (latest.expiresMs ?? 0) <= clock && renewal.autoRenewStatus == 1 && renewal.expirationIntent == nil
-                if lapsed || renewal.inBillingRetry { uncertain.append(renewal.originalTransactionId) }
+            for state in try await database.subscriptionStates(environment: environment, bundleId: app.bundleId) where state.revocationMs == nil {
+                let lapsed = (state.expiresMs ?? 0) <= clock && state.autoRenewStatus == 1 && state.expirationIntent == nil
+                if lapsed || state.inBillingRetry { uncertain.append(state.originalTransactionId) }
             }
             report.merge(await Self.bounded(uncertain, limit: backend.configuration.reconcileConcurrency) { original in
                 await self.statuses(of: original, app: app, environment: environment, client: client, checker: checker)

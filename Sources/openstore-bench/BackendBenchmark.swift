@@ -254,8 +254,9 @@ struct BackendBenchmark {
 /// the app's post of its transaction; the backend misses a day of the store's clock, then one
 /// reconcile pass runs through the store's Server API over loopback (Notification History for
 /// the day, Transaction History per known customer, statuses of uncertain subscriptions). The
-/// limit: the same number of bare HTTP round trips on one keep-alive connection, since the pass
-/// makes at least one Server API call per customer, one after another.
+/// limit (#33): the same number of bare HTTP round trips to the same server, as many at once as
+/// the pass runs customers at once (`reconcileConcurrency`), since the pass makes at least one
+/// Server API call per customer.
 struct BackendReconcileBenchmark {
     var customers: Int
 
@@ -265,6 +266,7 @@ struct BackendReconcileBenchmark {
         var transactionsSeen: Int
         var errors: Int
         var bareSeconds: Double
+        var concurrency: Int
     }
 
     static let product = "com.example.backyardbirds.pass.individual"
@@ -318,11 +320,19 @@ struct BackendReconcileBenchmark {
             let seconds = Double(NIODeadline.now().uptimeNanoseconds - start) / 1e9
             log("after a missed day: \(String(format: "%.2f", seconds)) s, \(report.transactionsSeen) transactions seen, \(report.subscriptionsChecked) statuses, \(report.errors.count) errors")
 
-            // The limit: as many bare round trips to the same server on one keep-alive connection.
+            // The limit: as many bare round trips to the same server, as many at once as the pass.
+            let (concurrency, total) = (backend.configuration.reconcileConcurrency, customers)
             let bareStart = NIODeadline.now().uptimeNanoseconds
-            for _ in 0..<customers {
-                let response = try await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(server.port)/healthz"), timeout: .seconds(10))
-                _ = try await response.body.collect(upTo: 1 << 16)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for lane in 0..<concurrency {
+                    group.addTask {
+                        for _ in stride(from: lane, to: total, by: concurrency) {
+                            let response = try await http.execute(HTTPClientRequest(url: "http://127.0.0.1:\(server.port)/healthz"), timeout: .seconds(10))
+                            _ = try await response.body.collect(upTo: 1 << 16)
+                        }
+                    }
+                }
+                try await group.waitForAll()
             }
             let bareSeconds = Double(NIODeadline.now().uptimeNanoseconds - bareStart) / 1e9
             try await http.shutdown()
@@ -331,7 +341,7 @@ struct BackendReconcileBenchmark {
             await cleanUp()
             try? FileManager.default.removeItem(at: folder)
             return Figures(customers: customers, seconds: seconds, transactionsSeen: report.transactionsSeen,
-                           errors: report.errors.count, bareSeconds: bareSeconds)
+                           errors: report.errors.count, bareSeconds: bareSeconds, concurrency: concurrency)
         } catch {
             try? await http.shutdown()
             await database?.close()

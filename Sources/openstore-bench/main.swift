@@ -424,7 +424,7 @@ if options.wants("backend") {
         report.add(.init(
             figure: "backend reconcile, \(r.customers) customers, missed day", measured: String(format: "%.2f s", r.seconds)
                 + " (\(r.transactionsSeen) tx, \(r.errors) errors)",
-            limit: String(format: "%d bare round trips %.2f s", r.customers, r.bareSeconds), ratio: Report.ratio(r.seconds / r.bareSeconds),
+            limit: String(format: "%d bare round trips, %d at once, %.2f s", r.customers, r.concurrency, r.bareSeconds), ratio: Report.ratio(r.seconds / r.bareSeconds),
             target: "≤ 1.50×", met: r.seconds / r.bareSeconds <= 1.5 ? "yes" : "NO"))
     } catch {
         say("backend benchmark failed: \(error)")
