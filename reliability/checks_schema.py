@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from harness import HERE, Size, Workspace, create_key, expect, seeded_random, token
@@ -30,32 +31,35 @@ def run(size: Size):
     with Workspace("schema") as ws:
         store = ws.server("schema", apps=()).start()  # the demo apps, their store pages, the dashboard
         key = create_key(store, ws.root, bundle_id=BACKYARD_BIRDS)
-        cases, ops = schemathesis(ws, "store", f"{store.base_url}/openapi.json", long_token(key), seed,
-                                  examples=size.pick(8, 130), target=size.pick(2000, 20000), size=size,
-                                  # Server-Sent Event streams stay open by design (a client holds them
-                                  # for hours): the fuzzer would wait on them forever. Their events are
-                                  # checked by the Swift and compat suites.
-                                  extra=["--exclude-path-regex", r"/(updates|events/stream)$"])
-        expect(store.healthy(), "the store no longer answers /healthz after the schema fuzzing")
-        pairs = allow_coverage(store.base_url, {"Authorization": f"Bearer {long_token(key)}"})
-        store.stop()
+        backend = Backend(ws, ["--bundle-id", BACKYARD_BIRDS, "--app-apple-id", "1640000001", "--api-token", BACKEND_TOKEN])
+        try:
+            # The two documents are fuzzed at once: each schemathesis is one Python process, so
+            # together they keep both cores busy (one after the other took 110 s at CI size).
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                backend_fuzz = pool.submit(schemathesis, ws, "backend", f"{backend.url}/openapi.json", BACKEND_TOKEN, seed,
+                                           examples=size.pick(60, 1100), target=size.pick(1000, 20000), size=size)
+                cases, ops = schemathesis(ws, "store", f"{store.base_url}/openapi.json", long_token(key), seed,
+                                          examples=size.pick(8, 130), target=size.pick(2000, 20000), size=size,
+                                          # Server-Sent Event streams stay open by design (a client holds them
+                                          # for hours): the fuzzer would wait on them forever. Their events are
+                                          # checked by the Swift and compat suites.
+                                          extra=["--exclude-path-regex", r"/(updates|events/stream)$"])
+                backend_cases, backend_ops = backend_fuzz.result()
+            expect(store.healthy(), "the store no longer answers /healthz after the schema fuzzing")
+            pairs = allow_coverage(store.base_url, {"Authorization": f"Bearer {long_token(key)}"})
+            store.stop()
+            expect(backend.healthy(), "the backend no longer answers /healthz after the schema fuzzing")
+            backend_pairs = allow_coverage(backend.url, {"Authorization": f"Bearer {BACKEND_TOKEN}"})
+        finally:
+            backend.stop()
         yield (f"schema-fuzz store: schemathesis --checks all, {cases} generated requests over {ops} documented "
                f"operations (seed {seed}); 0 failures of any kind (5xx, undocumented status or body, valid "
                "request refused, invalid request accepted, 405/Allow, auth), /healthz alive "
                "— promise: the store answers exactly as its /openapi.json documents")
         yield (f"405 coverage store: {pairs} path × method pairs the document does not serve, each 405 with "
                "exactly the documented methods in Allow — promise: a wrong method is told what the path takes")
-
-        backend = Backend(ws, ["--bundle-id", BACKYARD_BIRDS, "--app-apple-id", "1640000001", "--api-token", BACKEND_TOKEN])
-        try:
-            cases, ops = schemathesis(ws, "backend", f"{backend.url}/openapi.json", BACKEND_TOKEN, seed,
-                                      examples=size.pick(60, 1100), target=size.pick(1000, 20000), size=size)
-            expect(backend.healthy(), "the backend no longer answers /healthz after the schema fuzzing")
-            backend_pairs = allow_coverage(backend.url, {"Authorization": f"Bearer {BACKEND_TOKEN}"})
-        finally:
-            backend.stop()
-        yield (f"schema-fuzz backend: schemathesis --checks all, {cases} generated requests over {ops} documented "
-               f"operations (seed {seed}), bearer token required on /v1; 0 failures of any kind "
+        yield (f"schema-fuzz backend: schemathesis --checks all, {backend_cases} generated requests over {backend_ops} "
+               f"documented operations (seed {seed}), bearer token required on /v1; 0 failures of any kind "
                "— promise: the subscription backend answers exactly as its /openapi.json documents")
         yield (f"405 coverage backend: {backend_pairs} path × method pairs the document does not serve, each 405 "
                "with exactly the documented methods in Allow — promise: a wrong method is told what the path takes")
@@ -96,7 +100,10 @@ def schemathesis(ws: Workspace, name: str, url: str, bearer: str, seed: int, *, 
            # ("AST constructor recursion depth mismatch") and aborted a phase.
            "--workers", "1", "--request-timeout", "30",
            "--header", f"Authorization: Bearer {bearer}", *extra, "--no-color"]
-    done = subprocess.run(cmd, capture_output=True, text=True, cwd=str(ws.root), timeout=size.pick(1200, 10800),
+    # A folder each: two run at once, and each keeps its own files (hypothesis's example database).
+    cwd = ws.root / f"schemathesis-{name}"
+    cwd.mkdir(exist_ok=True)
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=str(cwd), timeout=size.pick(1200, 10800),
                           env={**os.environ, "SCHEMATHESIS_HOOKS": ""})
     out = done.stdout + done.stderr
     generated = re.search(r"(\d+) generated", out)

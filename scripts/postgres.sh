@@ -45,9 +45,9 @@ pg_start() {
   if [[ "${OPENSTORE_PG_NO_FSYNC:-0}" == "1" ]]; then
     printf 'fsync = off\nsynchronous_commit = on\n' | pg__as_owner tee -a "$dir/data/postgresql.conf" >/dev/null
   fi
-  # Parallel tests each open a store (5 connections): room for many at once.
+  # Parallel tests each open a store (5 connections): room for all of the engine tests at once.
   pg__as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=400" start >/dev/null \
+    -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=1000" start >/dev/null \
     || { cat "$dir/server.log" >&2; return 1; }
   PGPASSWORD="$password" "$bin/psql" -q -h 127.0.0.1 -p "$port" -U openstore -d postgres -c "CREATE DATABASE openstore" >/dev/null
   export OPENSTORE_PG_DIR="$dir" OPENSTORE_PG_BIN="$bin" OPENSTORE_PG_PORT="$port"
@@ -62,7 +62,7 @@ pg_ctl_cluster() {
     # machine with many test databases took minutes); start replays the WAL.
     stop) pg__as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w -t 120 stop >/dev/null ;;
     start) pg__as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 300 \
-             -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=400" start >/dev/null ;;
+             -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=1000" start >/dev/null ;;
   esac
 }
 
