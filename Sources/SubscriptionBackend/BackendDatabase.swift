@@ -90,29 +90,54 @@ public final class BackendDatabase: Sendable {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let writer = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
-        try await writer.sql().raw("PRAGMA journal_mode=WAL").run()
-        try await writer.sql().raw("PRAGMA synchronous=NORMAL").run()
-        try await writer.sql().raw("PRAGMA busy_timeout=5000").run()
         // The reader's statements run on a thread of their own, one after another. On one SQLite
         // connection, statements run from several threads interleave, and one that starts while
         // another is mid-way shares that one's snapshot: it could miss a commit made in between,
         // and a customer the app had just posted read as unknown (openstore-bench found it).
         let readerThread = NIOThreadPool(numberOfThreads: 1)
         readerThread.start()
-        let reader = try await SQLiteConnection.open(storage: .file(path: path), threadPool: readerThread, logger: logger,
-                                                     on: MultiThreadedEventLoopGroup.singleton.any())
-        try await reader.sql().raw("PRAGMA busy_timeout=5000").run()
-        let writeSQL = writer.sql()
-        let database = BackendDatabase(engine: .sqlite, writeSQL: writeSQL, readSQL: reader.sql(), begin: {
-            try await writeSQL.raw("BEGIN IMMEDIATE").run()
-            return BackendWriteConnection(sql: writeSQL)
-        }) {
-            try? await writer.close()
-            try? await reader.close()
+        var reader: SQLiteConnection?
+        let database: BackendDatabase
+        do {
+            try await writer.sql().raw("PRAGMA journal_mode=WAL").run()
+            try await writer.sql().raw("PRAGMA synchronous=NORMAL").run()
+            try await writer.sql().raw("PRAGMA busy_timeout=5000").run()
+            let opened = try await SQLiteConnection.open(storage: .file(path: path), threadPool: readerThread, logger: logger,
+                                                         on: MultiThreadedEventLoopGroup.singleton.any())
+            reader = opened
+            try await opened.sql().raw("PRAGMA busy_timeout=5000").run()
+            let writeSQL = writer.sql()
+            database = BackendDatabase(engine: .sqlite, writeSQL: writeSQL, readSQL: opened.sql(), begin: {
+                try await writeSQL.raw("BEGIN IMMEDIATE").run()
+                return BackendWriteConnection(sql: writeSQL)
+            }) {
+                await closeEvenWhenCancelled(writer)
+                await closeEvenWhenCancelled(opened)
+                try? await readerThread.shutdownGracefully()
+            }
+        } catch {
+            // Closed before they are freed, also when the open is cancelled (a SIGTERM during
+            // start-up): SQLiteNIO's debug builds trap on a connection freed open.
+            if let reader { await closeEvenWhenCancelled(reader) }
+            await closeEvenWhenCancelled(writer)
             try? await readerThread.shutdownGracefully()
+            throw error
         }
-        try await database.createSchema()
+        do {
+            try await database.createSchema()
+        } catch {
+            await database.close()
+            throw error
+        }
         return database
+    }
+
+    /// Closes `connection` also from a cancelled task. SQLiteNIO's async `close()` runs on its
+    /// thread pool's cancellable path, so in a task already cancelled (a SIGTERM while the
+    /// backend starts or stops) it closed nothing, and the connection, freed open, trapped in
+    /// debug builds. The future-returning `close()` always runs.
+    private static func closeEvenWhenCancelled(_ connection: SQLiteConnection) async {
+        try? await (connection.close() as EventLoopFuture<Void>).get()
     }
 
     private func createSchema() async throws {

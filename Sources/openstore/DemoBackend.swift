@@ -160,9 +160,12 @@ final class DemoBackend: Sendable {
 
     /// Stops the backend after the store stopped serving.
     func stop() async {
-        let (work, database) = running.withLock { ($0.task, $0.database) }
+        let work = running.withLock { $0.task }
         work?.cancel()
         await work?.value
+        // Read once the work has ended: a stop during start-up (a SIGTERM right after launch)
+        // must also close the database the work opened meanwhile.
+        let database = running.withLock { $0.database }
         await database?.close()
         try? await http.shutdown()
     }
