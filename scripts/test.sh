@@ -164,8 +164,8 @@ prepare_beside_the_build() {
 PREPARE_LOG="$(mktemp /tmp/openstore-prepare.XXXXXX)"
 ( prepare_beside_the_build ) >"$PREPARE_LOG" 2>&1 &
 PREPARE_PID=$!
-# Without the index store: it serves editors, and writing it slows every compile of a fresh build.
-swift build --build-tests --disable-index-store
+# (The index store stays: on Linux, `--build-tests` discovers the XCTest tests through it.)
+swift build --build-tests
 
 banner "installs made beside the build (Debian packages, venvs)"
 prepare_status=0
