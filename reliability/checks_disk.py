@@ -61,9 +61,21 @@ def buy(store, customer: str, product: str = COINS, request_id: Optional[str] = 
     return store.post(f"/storekit/v1/apps/{BUNDLE}/purchases", {"productId": product, "customer": customer}, headers=headers)
 
 
-def failure_lines(store) -> Dict[str, List[dict]]:
+def failure_lines(store, wanted: List[str], timeout: float = 20) -> Dict[str, List[dict]]:
     """The store's JSON log lines at `error` for a failed request (issue 17: every 5xx is logged
-    once, with its context), by request ID."""
+    once, with its context), by request ID. The store writes the line before it answers, but a
+    thread of this harness copies the store's output into the log file, so on a busy machine the
+    newest lines reach the file a moment later: wait until every `wanted` ID is there, or the
+    timeout."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = read_failure_lines(store)
+        if all(request_id in found for request_id in wanted) or time.monotonic() > deadline:
+            return found
+        time.sleep(0.1)
+
+
+def read_failure_lines(store) -> Dict[str, List[dict]]:
     found: Dict[str, List[dict]] = {}
     for raw in store.log_path.read_text(encoding="utf-8", errors="replace").splitlines():
         if not raw.startswith("{"):
@@ -136,7 +148,7 @@ def run(size: Size):
                 break
         expect(refused >= 20, f"the disk never filled up for purchases after {attempts} attempts: {statuses}")
         # Every 5xx is logged once, at error, with its context and its fault (issue 17).
-        logged = failure_lines(store)
+        logged = failure_lines(store, refused_ids)
         for request_id in refused_ids:
             lines = logged.get(request_id, [])
             expect(len(lines) == 1, f"503 {request_id} was logged {len(lines)} times as a failed request: {lines}")
