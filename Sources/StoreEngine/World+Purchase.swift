@@ -153,11 +153,11 @@ extension World {
             chain.schedule(.renewal, at: expires)
             let record = try store(payload, kind: .autoRenewable, customer: key.customer, in: &batch)
             store(chain, in: &batch)
-            if let offer, offer.kind != .introductory {
-                emit(.offerRedeemed, .initialBuy, chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
-            } else {
-                emit(.subscribed, .initialBuy, chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
-            }
+            // SUBSCRIBED with or without an offer: "Changed the notification type the App Store
+            // server sends when a customer redeems a subscription offer for an inactive subscription
+            // to the SUBSCRIBED notificationType" (notifications changelog, January 23, 2024);
+            // OFFER_REDEEMED is for active subscriptions only (World+Offers).
+            emit(.subscribed, .initialBuy, chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
             try shareWithFamily(record, product: product, app: app, in: &batch)
             return WorldPurchase(status: .purchased, transaction: record, chain: chains[chain.originalTransactionId], payload: payload)
         }
@@ -178,7 +178,8 @@ extension World {
                 expiresMs: expires, priceMilliunits: chain.offer?.priceMilliunits ?? regular, reason: .purchase, offer: chain.offer)
             let record = try store(payload, kind: .autoRenewable, customer: key.customer, in: &batch)
             store(chain, in: &batch)
-            emit(offer == nil ? .subscribed : .offerRedeemed, .resubscribe, chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
+            // A lapsed subscriber's offer (promotional, code, win-back) is SUBSCRIBED / RESUBSCRIBE too.
+            emit(.subscribed, .resubscribe, chain: chain, key: key, transactionId: record.id, atMs: now, in: &batch)
             try shareWithFamily(record, product: product, app: app, in: &batch)
             return WorldPurchase(status: .purchased, transaction: record, chain: chains[chain.originalTransactionId], payload: payload)
         }

@@ -62,7 +62,9 @@ func expectOfferError(_ code: String, _ body: () async throws -> Void) async {
         #expect(t.price == 2490)
         #expect(outcome.renewalInfo?.payload.offerIdentifier == "promo.half")  // two more offer periods to come
         let events = try await store.world(AppStore.defaultWorld).events()
-        #expect(events.last?.type == "OFFER_REDEEMED" && events.last?.subtype == "RESUBSCRIBE")
+        // Apple's notificationType page: "Customer redeems a promotional offer, offer code, or win-back
+        // offer after their subscription expired." → SUBSCRIBED / RESUBSCRIBE (changelog, 2024-01-23).
+        #expect(events.last?.type == "SUBSCRIBED" && events.last?.subtype == "RESUBSCRIBE")
     }
 
     @Test func jwsOfferIsAcceptedAndItsClaimsChecked() async throws {
@@ -196,7 +198,9 @@ func expectOfferError(_ code: String, _ body: () async throws -> Void) async {
         let t = try #require(outcome.transaction?.payload)
         #expect(t.offerType == .offerCode && t.offerIdentifier == "WELCOME" && t.offerDiscountType == .freeTrial && t.price == 0)
         let events = try await store.world(AppStore.defaultWorld).events()
-        #expect(events.last?.type == "OFFER_REDEEMED" && events.last?.subtype == "INITIAL_BUY")
+        // Apple's notificationType page: "Customer redeems an offer code to subscribe for the first
+        // time." → SUBSCRIBED / INITIAL_BUY (changelog, 2024-01-23); the offer shows in offerType.
+        #expect(events.last?.type == "SUBSCRIBED" && events.last?.subtype == "INITIAL_BUY")
 
         await expectOfferError("ineligibleForOffer") {  // a code is redeemed once per customer (and "a" is now existing)
             _ = try await store.world(AppStore.defaultWorld).redeemOfferCode("SPRING26", bundleId: offerBundle, customer: "a")
@@ -269,6 +273,8 @@ func expectOfferError(_ code: String, _ body: () async throws -> Void) async {
         #expect(t.offerType == .winBack && t.offerIdentifier == "wb.free" && t.price == 0)
         #expect(t.originalTransactionId == first.transaction?.payload.originalTransactionId)
         let events = try await store.world(AppStore.defaultWorld).events()
-        #expect(events.last?.type == "OFFER_REDEEMED" && events.last?.subtype == "RESUBSCRIBE")
+        // Apple's notificationType page: "Customer redeems a promotional offer, offer code, or win-back
+        // offer after their subscription expired." → SUBSCRIBED / RESUBSCRIBE (changelog, 2024-01-23).
+        #expect(events.last?.type == "SUBSCRIBED" && events.last?.subtype == "RESUBSCRIBE")
     }
 }
