@@ -131,6 +131,7 @@ def expected_texts(figures: Dict[str, Any]) -> Dict[str, str]:
         "mrr": money(figures["mrr"]), "revenueLast28Days": money(figures["revenueLast28Days"]),
         "newCustomers": str(figures["newCustomers"]), "trialConversion": rate(figures["trialConversion"]),
         "churn": rate(figures["churn"]), "refundRate": rate(figures["refundRate"]),
+        "refundRequests": str(figures["refundRequests"]["requested"]),
     }
 
 

@@ -119,6 +119,9 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
             for environment in app.environments where StoreEnvironment(rawValue: environment) == nil {
                 throw BackendConfigurationError("\(at).environments: \(environment) is not Production, Sandbox, Xcode or LocalTesting")
             }
+            if app.refundControl.policy != .off && app.apiKey == nil {
+                throw BackendConfigurationError("\(at).refundControl.policy \(app.refundControl.policy.rawValue) needs \(at).apiKey: answers go through the Server API")
+            }
             if app.environments.contains("Production") && app.appAppleId == nil {
                 throw BackendConfigurationError("\(at).appAppleId is required when Production is accepted (Apple's verifier requires it too)")
             }
@@ -159,12 +162,14 @@ public struct AppConfiguration: Codable, Sendable, Equatable {
     /// product ID → entitlement name; products not listed get the default (their subscription
     /// group's ID for subscriptions, their own ID otherwise).
     public var entitlements: [String: String]
+    /// How CONSUMPTION_REQUEST is answered (off unless set; answering needs `apiKey`).
+    public var refundControl: RefundControlConfiguration
 
     /// Defaults accept Production and Sandbox and trust Apple's root only.
     public init(
         bundleId: String, appAppleId: Int64? = nil, environments: [String] = ["Production", "Sandbox"],
         trustAppleRoot: Bool = true, trustedRootFiles: [String] = [], apiKey: APIKeyConfiguration? = nil,
-        apiBaseURL: String? = nil, entitlements: [String: String] = [:]
+        apiBaseURL: String? = nil, entitlements: [String: String] = [:], refundControl: RefundControlConfiguration = .init()
     ) {
         self.bundleId = bundleId
         self.appAppleId = appAppleId
@@ -174,10 +179,11 @@ public struct AppConfiguration: Codable, Sendable, Equatable {
         self.apiKey = apiKey
         self.apiBaseURL = apiBaseURL
         self.entitlements = entitlements
+        self.refundControl = refundControl
     }
 
     enum CodingKeys: String, CodingKey {
-        case bundleId, appAppleId, environments, trustAppleRoot, trustedRootFiles, apiKey, apiBaseURL, entitlements
+        case bundleId, appAppleId, environments, trustAppleRoot, trustedRootFiles, apiKey, apiBaseURL, entitlements, refundControl
     }
 
     /// Only `bundleId` is required; missing keys take the same defaults as `init`.
@@ -191,6 +197,7 @@ public struct AppConfiguration: Codable, Sendable, Equatable {
         apiKey = try c.decodeIfPresent(APIKeyConfiguration.self, forKey: .apiKey)
         apiBaseURL = try c.decodeIfPresent(String.self, forKey: .apiBaseURL)
         entitlements = try c.decodeIfPresent([String: String].self, forKey: .entitlements) ?? [:]
+        refundControl = try c.decodeIfPresent(RefundControlConfiguration.self, forKey: .refundControl) ?? .init()
     }
 
     /// Apple's Server API host for an environment (reference §1.1), unless a base URL is configured.

@@ -87,6 +87,22 @@ public struct BackendHTTPServer: Sendable {
             guard let limit = Self.limit(request) else { return Self.badLimit }
             return try Self.encoded(["events": try await backend.events(appUserId: user, limit: limit)])
         }
+        // Refund control: the customer's consent as the app recorded it, and what became of each request.
+        v1.put("/customers/:appUserId/consumption-consent") { request, context in
+            guard let user = Self.appUserId(context) else { return Self.badAppUserId }
+            guard let body = try? await request.body.collect(upTo: Self.maxBody) else {
+                return Self.error(413, "payloadTooLarge", "the body exceeds \(Self.maxBody) bytes")
+            }
+            struct Consent: Decodable { var consented: Bool }
+            guard let consent = try? JSONDecoder().decode(Consent.self, from: Data(buffer: body)) else {
+                return Self.error(400, "malformed", "expected {\"consented\": true or false}")
+            }
+            return try Self.encoded(try await backend.recordConsent(appUserId: user, consented: consent.consented))
+        }
+        v1.get("/admin/refund-requests") { request, _ in
+            guard let limit = Self.limit(request) else { return Self.badLimit }
+            return try Self.encoded(try await backend.refundRequests(limit: limit))
+        }
         v1.get("/events") { request, _ in
             guard let limit = Self.limit(request) else { return Self.badLimit }
             return try Self.encoded(["events": try await backend.events(appUserId: nil, limit: limit)])

@@ -147,3 +147,39 @@ extension RenewalRow {
     static let columns = ["environment", "originalTransactionId", "productId", "autoRenewProductId", "autoRenewStatus",
                           "expirationIntent", "inBillingRetry", "gracePeriodExpiresMs", "signedMs", "jws"]
 }
+
+/// A refund request the App Store told of (CONSUMPTION_REQUEST), and how it was answered and
+/// decided (`RefundResponder`; states in `RefundRequestState`).
+struct RefundRequestRow: Codable, Sendable, Equatable {
+    /// The CONSUMPTION_REQUEST's `notificationUUID`: one row per request.
+    var notificationUUID: String
+    var bundleId: String
+    var environment: String
+    var transactionId: String
+    var originalTransactionId: String
+    /// Apple's `consumptionRequestReason`.
+    var reason: String?
+    /// The notification's `signedDate`.
+    var requestedMs: Int64
+    /// The last moment an answer is started: `requestedMs` + 12 hours.
+    var deadlineMs: Int64
+    var state: String
+    var attempts: Int
+    /// When the next attempt is due; while a responder holds the row, the end of its lease.
+    var nextAttemptMs: Int64
+    var lastStatus: Int?
+    var lastError: String?
+    var answeredMs: Int64?
+    /// The `refundPreference` sent, when one was.
+    var refundPreference: String?
+    /// The App Store's decision once it came: `granted` (REFUND) or `declined` (REFUND_DECLINED).
+    var outcome: String?
+    var outcomeMs: Int64?
+}
+
+/// Whether a customer consented to consumption data being sent to Apple, as the app recorded it.
+struct ConsentRow: Codable, Sendable, Equatable {
+    var appUserId: String
+    var consented: Bool
+    var recordedMs: Int64
+}

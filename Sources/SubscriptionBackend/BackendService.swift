@@ -35,11 +35,12 @@ public struct BackendService: Sendable {
     public func run(handlesSignals: Bool, onListening: @escaping @Sendable (Int) async -> Void) async throws {
         let settings = configuration
         let logger = logger
-        let wake = WakeSignal()
+        let wake = WakeSignal(), refundWake = WakeSignal()
         let backend = try SubscriptionBackend(
             configuration: settings, database: database, extraRootsDER: extraRootsDER, logger: logger,
-            onEvents: { wake.signal() })
+            onEvents: { wake.signal(); refundWake.signal() })
         let dispatcher = WebhookDispatcher(backend: backend, http: http, wake: wake)
+        let responder = RefundResponder(backend: backend, http: http, wake: refundWake)
         let reconciler = Reconciler(backend: backend, http: http)
         let server = BackendHTTPServer(backend: backend, reconciler: reconciler, dispatcher: dispatcher)
         // Reconciliation starts once the server listens, so a store in the same process that
@@ -56,6 +57,7 @@ public struct BackendService: Sendable {
         // Before the server in the group: on SIGTERM the server stops first, then these end.
         app.addServices(
             WebhookDeliveryService(dispatcher: dispatcher),
+            RefundControlService(responder: responder),
             ReconcileService(reconciler: reconciler, dispatcher: dispatcher, intervalSeconds: settings.reconcileIntervalSeconds,
                              started: started, logger: logger))
         if handlesSignals {

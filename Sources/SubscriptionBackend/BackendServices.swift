@@ -21,6 +21,28 @@ public struct WebhookDeliveryService: Service {
     }
 }
 
+/// Refund control as a ServiceLifecycle service: answers refund requests while the group runs;
+/// on graceful shutdown the answer in flight finishes and the rest go back for the next start
+/// or another instance.
+public struct RefundControlService: Service {
+    let responder: RefundResponder
+
+    /// A service for `responder`, which the backend pokes when it records events.
+    public init(responder: RefundResponder) {
+        self.responder = responder
+    }
+
+    /// Answers until graceful shutdown or cancellation; with refund control off everywhere it
+    /// only waits for the shutdown (a service that returns would end the group).
+    public func run() async throws {
+        let responder = responder
+        await withGracefulShutdownHandler { await responder.run() } onGracefulShutdown: { responder.stop() }
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        }
+    }
+}
+
 /// Reconciliation through the App Store Server API as a ServiceLifecycle service: a pass once
 /// `started` is signalled (the server listens, so a store in the same process that waits for the
 /// backend's address already answers), then one every `intervalSeconds` (0: only the first).

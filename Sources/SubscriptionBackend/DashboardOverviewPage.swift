@@ -41,6 +41,10 @@ enum DashboardPages {
                        "\(figures.churn.part) of \(figures.churn.of) paid subscriptions active 28 days ago are not active now.")
                 figure(html, "refundRate", "Refund rate", rate(figures.refundRate),
                        "\(figures.refundRate.part) of \(figures.refundRate.of) paid transactions of the last 28 days were refunded.")
+                let requests = figures.refundRequests
+                figure(html, "refundRequests", "Refund requests", "\(requests.requested)",
+                       "Asked of Apple by customers, in all: \(requests.answered) answered by refund control, "
+                       + "\(requests.granted) granted and \(requests.declined) declined by the App Store.")
             }
             html.element("h2", text: "Find a customer")
             searchForm(html, value: "")

@@ -15,4 +15,8 @@ public enum EventType: String, Codable, Sendable, CaseIterable {
     case refund = "REFUND"
     case refundReversed = "REFUND_REVERSED"
     case revoke = "REVOKE"
+    /// A customer asked Apple for a refund (CONSUMPTION_REQUEST); refund control may answer it.
+    case refundRequested = "REFUND_REQUESTED"
+    /// Apple accepted the backend's Send Consumption Information for a refund request.
+    case consumptionRequestAnswered = "CONSUMPTION_REQUEST_ANSWERED"
 }

@@ -68,6 +68,8 @@ final class LedgerStore {
     private var changedCursors: [String: CursorRow] = [:]
     private var newEvents: [EventRow] = []
     private var newOutbox: [OutboxRow] = []
+    private var newRefundRequests: [RefundRequestRow] = []
+    private var refundDecisions: [(environment: String, transactionId: String, outcome: String, atMs: Int64)] = []
 
     init(_ store: BackendTransaction) {
         self.store = store
@@ -294,6 +296,18 @@ final class LedgerStore {
         newOutbox.append(row)
     }
 
+    // MARK: refund requests
+
+    func insert(_ row: RefundRequestRow) {
+        newRefundRequests.append(row)
+    }
+
+    /// The App Store's decision on the transaction's undecided refund requests, saved after
+    /// this transaction's new requests.
+    func decideRefundRequests(environment: String, transactionId: String, outcome: String, atMs: Int64) {
+        refundDecisions.append((environment, transactionId, outcome, atMs))
+    }
+
     // MARK: saving
 
     /// Writes everything this transaction changed, several rows per statement, and forgets it.
@@ -306,6 +320,7 @@ final class LedgerStore {
         let newCursors = changedCursors.filter { !storedCursors.contains($0.key) }.map(\.value)
         let replacedCursors = changedCursors.filter { storedCursors.contains($0.key) }.map(\.value)
         let (notifications, customers, aliases, links, events, outbox) = (newNotifications, newCustomers, newAliases, newLinks, newEvents, newOutbox)
+        let refundRequests = newRefundRequests
         let store = store
         // Each table's rows in statements of their own, all at once (see `load`); a failure
         // fails the transaction, which is then rolled back whole.
@@ -322,7 +337,12 @@ final class LedgerStore {
             group.addTask { try await store.insert(replacedCursors, into: "bk_cursors", replacingOn: ["bundleId", "environment"]) }
             group.addTask { try await store.insert(events, into: "bk_events") }
             group.addTask { try await store.insert(outbox, into: "bk_outbox") }
+            group.addTask { try await store.insert(refundRequests, into: "bk_refund_requests") }
             try await group.waitForAll()
+        }
+        for decision in refundDecisions {
+            try await store.decideRefundRequests(environment: decision.environment, transactionId: decision.transactionId,
+                                                 outcome: decision.outcome, atMs: decision.atMs)
         }
         try await store.ownEvents(of: newLinks.filter {
             unowned.contains(ChainKey(environment: $0.environment, original: $0.originalTransactionId))
@@ -340,5 +360,7 @@ final class LedgerStore {
         changedCursors = [:]
         newEvents = []
         newOutbox = []
+        newRefundRequests = []
+        refundDecisions = []
     }
 }

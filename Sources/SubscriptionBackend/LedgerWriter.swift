@@ -40,6 +40,13 @@ struct LedgerWriter {
             type: notification.type, subtype: notification.subtype, signedMs: notification.signedDate, receivedMs: nowMs))
         if let transaction = notification.transaction { try await apply(transaction, owner: nil) }
         if let renewal = notification.renewal { try await apply(renewal) }
+        if notification.type == "CONSUMPTION_REQUEST", let transaction = notification.transaction {
+            try await refundRequested(notification, transaction: transaction)
+        }
+        if notification.type == "REFUND_DECLINED", let id = notification.transaction?.fields.transactionId {
+            store.decideRefundRequests(environment: notification.environment, transactionId: id, outcome: "declined",
+                                       atMs: notification.signedDate)
+        }
         if ["EXPIRED", "GRACE_PERIOD_EXPIRED"].contains(notification.type),
            let original = notification.transaction?.fields.originalTransactionId ?? notification.renewal?.fields.originalTransactionId {
             let latest = try await store.latestTransaction(environment: notification.environment, original: original)
@@ -81,6 +88,42 @@ struct LedgerWriter {
         for candidate in EventRules.transactionChanged(old: old, new: row, previousInChain: previous) {
             try await record(candidate)
         }
+        if old?.revocationMs == nil, let revoked = row.revocationMs, row.revocationType != "FAMILY_REVOKE" {
+            store.decideRefundRequests(environment: row.environment, transactionId: row.transactionId, outcome: "granted", atMs: revoked)
+        }
+    }
+
+    // MARK: refund requests
+
+    /// A CONSUMPTION_REQUEST: the request is recorded for `RefundResponder` (pending unless the
+    /// app's refund control is off) and a REFUND_REQUESTED event is made.
+    private mutating func refundRequested(_ notification: VerifiedNotification, transaction: SignedTransaction) async throws {
+        let row = Self.row(transaction, groupId: transaction.fields.subscriptionGroupIdentifier)
+        let pending = app.refundControl.policy != .off
+        store.insert(RefundRequestRow(
+            notificationUUID: notification.uuid, bundleId: app.bundleId, environment: notification.environment,
+            transactionId: row.transactionId, originalTransactionId: row.originalTransactionId,
+            reason: notification.consumptionRequestReason, requestedMs: notification.signedDate,
+            deadlineMs: notification.signedDate + RefundControlRules.answerWindowMs,
+            state: pending ? RefundRequestState.pending : RefundRequestState.off, attempts: 0, nextAttemptMs: nowMs,
+            lastStatus: nil, lastError: nil, answeredMs: nil, refundPreference: nil, outcome: nil, outcomeMs: nil))
+        try await record(EventRules.Candidate(
+            type: .refundRequested, key: "refund-request|\(notification.environment)|\(notification.uuid)",
+            storeTimeMs: notification.signedDate, environment: notification.environment,
+            originalTransactionId: row.originalTransactionId, transaction: row, productId: row.productId),
+            refundRequest: .init(reason: notification.consumptionRequestReason, refundPreference: nil,
+                                 deadlineMs: notification.signedDate + RefundControlRules.answerWindowMs))
+    }
+
+    /// The answer Apple accepted: a CONSUMPTION_REQUEST_ANSWERED event.
+    mutating func refundAnswered(_ request: RefundRequestRow) async throws {
+        let transaction = try await store.transaction(environment: request.environment, id: request.transactionId,
+                                                      original: request.originalTransactionId)
+        try await record(EventRules.Candidate(
+            type: .consumptionRequestAnswered, key: "refund-answer|\(request.environment)|\(request.notificationUUID)",
+            storeTimeMs: request.answeredMs ?? nowMs, environment: request.environment,
+            originalTransactionId: request.originalTransactionId, transaction: transaction, productId: transaction?.productId),
+            refundRequest: .init(reason: request.reason, refundPreference: request.refundPreference, deadlineMs: request.deadlineMs))
     }
 
     mutating func apply(_ signed: SignedRenewalInfo) async throws {
@@ -148,7 +191,7 @@ struct LedgerWriter {
     // MARK: events
 
     /// Records the event once (its ID comes from its key) with one outbox row per webhook URL.
-    private mutating func record(_ candidate: EventRules.Candidate) async throws {
+    private mutating func record(_ candidate: EventRules.Candidate, refundRequest: WebhookPayload.RefundRequest? = nil) async throws {
         let id = Self.eventId(candidate.key)
         if try await store.eventExists(id, environment: candidate.environment, original: candidate.originalTransactionId) { return }
         let transaction: TransactionRow?
@@ -166,7 +209,7 @@ struct LedgerWriter {
             originalTransactionId: candidate.originalTransactionId,
             price: transaction?.price.map { Double($0) / 1000 }, priceMilliunits: transaction?.price, currency: transaction?.currency,
             periodType: transaction.map(Entitlements.periodType) ?? "normal", ownershipType: transaction?.ownership,
-            eventTimestampMs: candidate.storeTimeMs)
+            eventTimestampMs: candidate.storeTimeMs, refundRequest: refundRequest)
         let row = EventRow(
             seq: try await store.nextEventSeq(), id: id, type: candidate.type.rawValue, appUserId: owner, bundleId: app.bundleId,
             environment: candidate.environment, entitlement: entitlement, productId: productId,

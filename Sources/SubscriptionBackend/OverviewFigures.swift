@@ -40,6 +40,9 @@ public struct OverviewFigures: Codable, Sendable, Equatable {
     public var refundRate: Ratio
     /// One entry per UTC day, the last 30 days up to today, for the charts.
     public var days: [Day]
+    /// Refund requests (CONSUMPTION_REQUEST) ever received, answered by refund control, and
+    /// decided by the App Store.
+    public var refundRequests = RefundRequestReport.Counts(requested: 0, answered: 0, granted: 0, declined: 0)
 
     /// Every figure at once; `OverviewRules` computes them.
     public init(asOf: Int64, windowStart: Int64, environment: String?, activeSubscriptions: Int, activeTrials: Int,
@@ -63,7 +66,7 @@ public struct OverviewFigures: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case asOf, windowStart, environment, activeSubscriptions, activeTrials, mrr, mrrPeriodsAssumedMonthly,
-             revenueLast28Days, newCustomers, customers, trialConversion, churn, refundRate, days
+             revenueLast28Days, newCustomers, customers, trialConversion, churn, refundRate, days, refundRequests
     }
 
     /// Absent values are written as null, so every field is always there.
@@ -83,6 +86,7 @@ public struct OverviewFigures: Codable, Sendable, Equatable {
         try c.encode(churn, forKey: .churn)
         try c.encode(refundRate, forKey: .refundRate)
         try c.encode(days, forKey: .days)
+        try c.encode(refundRequests, forKey: .refundRequests)
     }
 
     /// An amount of one currency. `milliunits` is exact for revenue (Apple's prices are integers

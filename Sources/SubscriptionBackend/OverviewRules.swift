@@ -192,12 +192,14 @@ extension SubscriptionBackend {
         let clock = try await database.storeClock()
         let now = max(nowMs(), clock ?? 0)
         let since = OverviewRules.readStart(nowMs: now)
-        return OverviewRules.figures(OverviewRules.Input(
+        var figures = OverviewRules.figures(OverviewRules.Input(
             transactions: try await database.overviewTransactions(environment: environment, sinceMs: since),
             renewals: try await database.overviewRenewals(environment: environment, sinceMs: since),
             latestPurchases: try await database.latestPurchases(environment: environment, sinceMs: since),
             customerStarts: try await database.customerStarts(environment: environment, sinceMs: since),
             customers: try await database.customerCount(),
             nowMs: now, environment: environment))
+        figures.refundRequests = RefundRequestReport.Counts(try await database.refundRequestStates(environment: environment))
+        return figures
     }
 }

@@ -82,8 +82,7 @@ public final class Reconciler: Sendable {
             guard let key = app.apiKey, let checker = backend.checkers[app.bundleId] else { continue }
             let signer: APITokenSigner
             do {
-                let p8 = try String(contentsOfFile: key.privateKeyFile, encoding: .utf8)
-                signer = try APITokenSigner(keyId: key.keyId, issuerId: key.issuerId, bundleId: app.bundleId, privateKeyP8: p8)
+                signer = try key.signer(bundleId: app.bundleId)
             } catch {
                 report.errors.append("\(app.bundleId): cannot read the API key \(key.privateKeyFile): \(error)")
                 continue

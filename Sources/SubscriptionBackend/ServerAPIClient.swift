@@ -100,9 +100,25 @@ public struct ServerAPIClient: Sendable {
         try await call(.GET, "/inApps/v1/subscriptions/\(Self.escape(transactionId))", body: nil)
     }
 
+    /// Send Consumption Information (v2): Apple answers 202 with no body.
+    public func sendConsumptionInformation(transactionId: String, body: Data) async throws {
+        _ = try await send(.PUT, "/inApps/v2/transactions/consumption/\(Self.escape(transactionId))", body: body)
+    }
+
+    /// One call whose answer decodes as `T`.
+    private func call<T: Decodable>(_ method: HTTPMethod, _ path: String, body: Data?) async throws -> T {
+        let (data, status) = try await send(method, path, body: body)
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            throw ServerAPIFailure(status: status, errorCode: nil, message: "\(path): response does not decode: \(error)")
+        }
+    }
+
     /// One call, paced for Apple's hosts; a 429 is tried again after the wait its `Retry-After`
     /// asks for (at most `rateLimitRetries` times, each wait at most `longestRetryWait`).
-    private func call<T: Decodable>(_ method: HTTPMethod, _ path: String, body: Data?) async throws -> T {
+    /// Returns a 2xx answer's body and status.
+    private func send(_ method: HTTPMethod, _ path: String, body: Data?) async throws -> (Data, Int) {
         var attempt = 0
         while true {
             try await pacer.acquire()
@@ -117,7 +133,7 @@ public struct ServerAPIClient: Sendable {
         }
     }
 
-    private func callOnce<T: Decodable>(_ method: HTTPMethod, _ path: String, body: Data?) async throws -> T {
+    private func callOnce(_ method: HTTPMethod, _ path: String, body: Data?) async throws -> (Data, Int) {
         var request = HTTPClientRequest(url: baseURL + path)
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer " + signer.token(now: Date(timeIntervalSince1970: Double(clock.nowMs()) / 1000), options: .init(includeIssuedAt: true, fractionalDates: false)))
@@ -142,14 +158,19 @@ public struct ServerAPIClient: Sendable {
                                    message: parsed?.errorMessage ?? String(decoding: data.prefix(200), as: UTF8.self),
                                    retryAfter: ServerAPIFailure.retryDelay(retryAfter: response.headers.first(name: "Retry-After"), nowMs: clock.nowMs()))
         }
-        do {
-            return try JSONDecoder().decode(T.self, from: data)
-        } catch {
-            throw ServerAPIFailure(status: Int(response.status.code), errorCode: nil, message: "\(path): response does not decode: \(error)")
-        }
+        return (data, Int(response.status.code))
     }
 
     static func escape(_ s: String) -> String { PercentEncoding.unreserved(s) }
+}
+
+extension APIKeyConfiguration {
+    /// The bearer-token signer of this key for `bundleId`, with the `.p8` read now, so a key
+    /// replaced on disk is picked up by the next pass or answer.
+    func signer(bundleId: String) throws -> APITokenSigner {
+        let p8 = try String(contentsOfFile: privateKeyFile, encoding: .utf8)
+        return try APITokenSigner(keyId: keyId, issuerId: issuerId, bundleId: bundleId, privateKeyP8: p8)
+    }
 }
 
 private struct ErrorBody: Decodable {

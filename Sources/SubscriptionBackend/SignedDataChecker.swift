@@ -99,7 +99,8 @@ public struct SignedDataChecker: Sendable {
         }
         return VerifiedNotification(
             uuid: uuid.lowercased(), type: type, subtype: fields.subtype, signedDate: fields.signedDate ?? 0,
-            environment: environment ?? "", transaction: transaction, renewal: renewal)
+            environment: environment ?? "", transaction: transaction, renewal: renewal,
+            consumptionRequestReason: fields.data?.consumptionRequestReason)
     }
 }
 

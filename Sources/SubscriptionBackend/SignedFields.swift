@@ -85,6 +85,8 @@ struct NotificationFields: Decodable {
         var environment: String?
         var signedTransactionInfo: String?
         var signedRenewalInfo: String?
+        /// CONSUMPTION_REQUEST's `consumptionRequestReason`.
+        var consumptionRequestReason: String?
     }
     struct TokenFields: Decodable {
         var bundleId: String?
@@ -133,4 +135,6 @@ public struct VerifiedNotification: Sendable, Equatable {
     public var transaction: SignedTransaction?
     /// The nested `signedRenewalInfo`, verified with the same checks.
     public var renewal: SignedRenewalInfo?
+    /// `data.consumptionRequestReason` of a CONSUMPTION_REQUEST (why the customer asks for a refund).
+    public var consumptionRequestReason: String? = nil
 }

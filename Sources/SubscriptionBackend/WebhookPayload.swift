@@ -34,6 +34,18 @@ public struct WebhookPayload: Codable, Sendable, Equatable {
     public var ownershipType: String?
     /// When the change happened on the store's clock (a renewal's purchase date, a refund's revocation date).
     public var eventTimestampMs: Int64
+    /// For `REFUND_REQUESTED` and `CONSUMPTION_REQUEST_ANSWERED`: the request; absent otherwise.
+    public var refundRequest: RefundRequest? = nil
+
+    /// A refund request as the two refund-control events carry it.
+    public struct RefundRequest: Codable, Sendable, Equatable {
+        /// Apple's `consumptionRequestReason` (`UNINTENDED_PURCHASE`, `FULFILLMENT_ISSUE`, …).
+        public var reason: String?
+        /// The `refundPreference` the backend sent (`GRANT_FULL`, `DECLINE`); absent for data only or not yet answered.
+        public var refundPreference: String?
+        /// The last moment the backend starts an answer: the request's `signedDate` + 12 hours.
+        public var deadlineMs: Int64
+    }
 
     func json() -> String {
         let encoder = JSONEncoder()

@@ -32,6 +32,8 @@ struct BackendCommand: AsyncParsableCommand {
     @Option(name: .customLong("issuer-id"), help: "The API key's issuer ID.") var issuerId: String?
     @Option(name: .customLong("api-base-url"), help: ArgumentHelp("The Server API (default Apple's hosts; an OpenStoreKit store's URL for local work).", valueName: "url")) var apiBaseURL: String?
     @Option(name: .customLong("entitlement"), help: ArgumentHelp("product=entitlement (repeatable).", valueName: "pair")) var entitlementPairs: [String] = []
+    @Option(name: .customLong("refund-control"), help: ArgumentHelp("Answer the app's refund requests (CONSUMPTION_REQUEST): off, preferRefund, preferDecline or dataOnly (default off; needs --api-key).", valueName: "policy")) var refundControl: RefundControlConfiguration.Policy?
+    @Option(name: .customLong("refund-consent"), help: ArgumentHelp("Whose refund requests are answered: recorded (customers whose consent the app recorded; default) or all.", valueName: "whose")) var refundConsent: RefundControlConfiguration.Consent?
     @Option(name: .customLong("webhook"), help: ArgumentHelp("URL=SECRET: send events there, signed with SECRET (repeatable).", valueName: "url=secret")) var webhooks: [String] = []
     @Option(name: .customLong("slack-webhook"), help: ArgumentHelp("A Slack incoming-webhook URL: events as {\"text\": …} (repeatable).", valueName: "url")) var slackWebhooks: [String] = []
     @Option(name: .customLong("reconcile-interval"), help: "Seconds between reconciliations (0: only on start and on demand; default 3600).") var reconcileInterval: Double?
@@ -71,6 +73,8 @@ struct BackendCommand: AsyncParsableCommand {
                 app.apiKey = APIKeyConfiguration(privateKeyFile: apiKey, keyId: keyId, issuerId: issuerId)
             }
             if let apiBaseURL { app.apiBaseURL = apiBaseURL }
+            if let refundControl { app.refundControl.policy = refundControl }
+            if let refundConsent { app.refundControl.consent = refundConsent }
             for pair in entitlementPairs {
                 let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
                 guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
@@ -147,3 +151,6 @@ enum StoreEnvironmentName {
         ["Production", "Sandbox", "Xcode", "LocalTesting"].first { $0.lowercased() == text.lowercased() } ?? text
     }
 }
+
+extension RefundControlConfiguration.Policy: ExpressibleByArgument {}
+extension RefundControlConfiguration.Consent: ExpressibleByArgument {}

@@ -126,7 +126,7 @@ import Testing
             #expect(csp.contains("default-src 'none'") && !csp.contains("unsafe-inline") && !page.text.contains("<script"))
             #expect(try Self.figures(in: page.text) == [
                 "activeSubscriptions": "2", "activeTrials": "0", "mrr": "8.32 USD", "revenueLast28Days": "44.98 USD",
-                "newCustomers": "2", "trialConversion": "n/a", "churn": "n/a", "refundRate": "0.0%",
+                "newCustomers": "2", "trialConversion": "n/a", "churn": "n/a", "refundRate": "0.0%", "refundRequests": "0",
             ])
             #expect(page.text.contains("<svg class=\"mg-chart\"") && page.text.contains("Revenue per day by currency"))
 
