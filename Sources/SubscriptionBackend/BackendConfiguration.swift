@@ -127,8 +127,21 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
             }
         }
         for (index, hook) in webhooks.enumerated() {
+            let at = "$.webhooks[\(index)]"
             guard let url = URL(string: hook.url), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
-                throw BackendConfigurationError("$.webhooks[\(index)].url is not an http(s) URL")
+                throw BackendConfigurationError("\(at).url is not an http(s) URL")
+            }
+            for environment in hook.environments where StoreEnvironment(rawValue: environment) == nil {
+                throw BackendConfigurationError("\(at).environments: \(environment) is not Production, Sandbox, Xcode or LocalTesting")
+            }
+            for type in hook.eventTypes where EventType(rawValue: type) == nil {
+                throw BackendConfigurationError("\(at).eventTypes: \(type) is not an event type (\(EventType.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            for app in hook.apps where !apps.contains(where: { $0.bundleId == app }) {
+                throw BackendConfigurationError("\(at).apps: \(app) is not one of the configured apps")
+            }
+            if let header = hook.authorization, header.isEmpty || header.contains(where: { $0.isNewline }) {
+                throw BackendConfigurationError("\(at).authorization must be one line of text")
             }
         }
         if webhookMaxAttempts < 1 { throw BackendConfigurationError("$.webhookMaxAttempts must be at least 1") }
@@ -164,12 +177,16 @@ public struct AppConfiguration: Codable, Sendable, Equatable {
     public var entitlements: [String: String]
     /// How CONSUMPTION_REQUEST is answered (off unless set; answering needs `apiKey`).
     public var refundControl: RefundControlConfiguration
+    /// The developer is in Apple's App Store Small Business Program: 15 % commission on every
+    /// transaction (the webhooks' `proceeds`). Default false.
+    public var smallBusinessProgram: Bool
 
     /// Defaults accept Production and Sandbox and trust Apple's root only.
     public init(
         bundleId: String, appAppleId: Int64? = nil, environments: [String] = ["Production", "Sandbox"],
         trustAppleRoot: Bool = true, trustedRootFiles: [String] = [], apiKey: APIKeyConfiguration? = nil,
-        apiBaseURL: String? = nil, entitlements: [String: String] = [:], refundControl: RefundControlConfiguration = .init()
+        apiBaseURL: String? = nil, entitlements: [String: String] = [:], refundControl: RefundControlConfiguration = .init(),
+        smallBusinessProgram: Bool = false
     ) {
         self.bundleId = bundleId
         self.appAppleId = appAppleId
@@ -180,10 +197,12 @@ public struct AppConfiguration: Codable, Sendable, Equatable {
         self.apiBaseURL = apiBaseURL
         self.entitlements = entitlements
         self.refundControl = refundControl
+        self.smallBusinessProgram = smallBusinessProgram
     }
 
     enum CodingKeys: String, CodingKey {
         case bundleId, appAppleId, environments, trustAppleRoot, trustedRootFiles, apiKey, apiBaseURL, entitlements, refundControl
+        case smallBusinessProgram
     }
 
     /// Only `bundleId` is required; missing keys take the same defaults as `init`.
@@ -198,6 +217,7 @@ public struct AppConfiguration: Codable, Sendable, Equatable {
         apiBaseURL = try c.decodeIfPresent(String.self, forKey: .apiBaseURL)
         entitlements = try c.decodeIfPresent([String: String].self, forKey: .entitlements) ?? [:]
         refundControl = try c.decodeIfPresent(RefundControlConfiguration.self, forKey: .refundControl) ?? .init()
+        smallBusinessProgram = try c.decodeIfPresent(Bool.self, forKey: .smallBusinessProgram) ?? false
     }
 
     /// Apple's Server API host for an environment (reference §1.1), unless a base URL is configured.
@@ -224,7 +244,8 @@ public struct APIKeyConfiguration: Codable, Sendable, Equatable {
     }
 }
 
-/// A URL that receives the backend's events.
+/// A URL that receives the backend's events, with RevenueCat's per-webhook choices: which
+/// environments, event types and apps it gets, and an `Authorization` header sent with each.
 public struct WebhookTarget: Codable, Sendable, Equatable {
     /// An http(s) URL (`validate()` checks); events are POSTed to it.
     public var url: String
@@ -232,15 +253,28 @@ public struct WebhookTarget: Codable, Sendable, Equatable {
     public var secret: String
     /// `json` (default): the event as JSON. `slack`: `{"text": …}` for a Slack incoming webhook.
     public var format: String
+    /// Only events of these environments (`Production`, `Sandbox`); empty: all.
+    public var environments: [String]
+    /// Only events of these types (`EventType` raw values); empty: all.
+    public var eventTypes: [String]
+    /// Only events of these apps (bundle IDs); empty: all.
+    public var apps: [String]
+    /// Sent as the `Authorization` header of every delivery, for a receiver that checks one.
+    public var authorization: String?
 
-    /// `format` defaults to the plain JSON event.
-    public init(url: String, secret: String, format: String = "json") {
+    /// `format` defaults to the plain JSON event; no filters; no `Authorization` header.
+    public init(url: String, secret: String, format: String = "json", environments: [String] = [], eventTypes: [String] = [],
+                apps: [String] = [], authorization: String? = nil) {
         self.url = url
         self.secret = secret
         self.format = format
+        self.environments = environments
+        self.eventTypes = eventTypes
+        self.apps = apps
+        self.authorization = authorization
     }
 
-    enum CodingKeys: String, CodingKey { case url, secret, format }
+    enum CodingKeys: String, CodingKey { case url, secret, format, environments, eventTypes, apps, authorization }
 
     /// Only `url` is required: without `secret` the signature uses an empty key; without `format`, JSON.
     public init(from decoder: any Decoder) throws {
@@ -248,6 +282,18 @@ public struct WebhookTarget: Codable, Sendable, Equatable {
         url = try c.decode(String.self, forKey: .url)
         secret = try c.decodeIfPresent(String.self, forKey: .secret) ?? ""
         format = try c.decodeIfPresent(String.self, forKey: .format) ?? "json"
+        environments = try c.decodeIfPresent([String].self, forKey: .environments) ?? []
+        eventTypes = try c.decodeIfPresent([String].self, forKey: .eventTypes) ?? []
+        apps = try c.decodeIfPresent([String].self, forKey: .apps) ?? []
+        authorization = try c.decodeIfPresent(String.self, forKey: .authorization)
+    }
+
+    /// Whether an event of this type, environment and app goes to this URL. A `TEST` event goes to
+    /// every URL whatever its filters: it checks the connection.
+    public func accepts(type: String, environment: String, bundleId: String) -> Bool {
+        if type == EventType.test.rawValue { return true }
+        return (environments.isEmpty || environments.contains(environment)) && (eventTypes.isEmpty || eventTypes.contains(type))
+            && (apps.isEmpty || apps.contains(bundleId))
     }
 }
 

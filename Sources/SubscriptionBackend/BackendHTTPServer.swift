@@ -99,6 +99,14 @@ public struct BackendHTTPServer: Sendable {
             }
             return try Self.encoded(try await backend.recordConsent(appUserId: user, consented: consent.consented))
         }
+        v1.post("/admin/webhooks/test") { request, _ in
+            let bundleId = request.uri.queryParameters["bundleId"].map(String.init)
+            do {
+                return try Self.encoded(["event": try await backend.sendTestEvent(bundleId: bundleId)])
+            } catch let error as BackendRequestError {
+                return Self.error(400, "invalidRequest", error.description)
+            }
+        }
         v1.get("/admin/refund-requests") { request, _ in
             guard let limit = Self.limit(request) else { return Self.badLimit }
             return try Self.encoded(try await backend.refundRequests(limit: limit))

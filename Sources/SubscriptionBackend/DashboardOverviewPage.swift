@@ -48,6 +48,10 @@ enum DashboardPages {
             }
             html.element("h2", text: "Find a customer")
             searchForm(html, value: "")
+            html.element("h2", text: "Webhooks")
+            html.element("form", [("method", "post"), ("action", "/webhooks/test"), ("class", "bd-inline")]) {
+                html.element("button", [("type", "submit")], text: "Send a test event")
+            }
             html.element("h2", text: "Charts")
             charts(figures, html)
         }

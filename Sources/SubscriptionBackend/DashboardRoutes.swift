@@ -5,7 +5,8 @@ import NIOCore
 
 /// The dashboard's routes: `/` (overview), `/customers` (lookup), `/customers/{appUserId}`, the
 /// sign-in pages, and `GET /v1/admin/overview` (the overview's figures as JSON, behind the API's
-/// bearer token). Pages only read; nothing here changes state but the sign-in cookie.
+/// bearer token). Pages only read; nothing here changes state but the sign-in cookie and the
+/// test event the overview's button sends (a same-origin form, as the store's pages guard theirs).
 ///
 /// Access follows the store's admin rule: without `--api-token` the backend binds loopback only
 /// (it refuses another `--host`), so the pages are open to this machine; with a token every
@@ -70,6 +71,19 @@ enum BackendDashboard {
             }
         }
 
+        router.post("/webhooks/test") { request, _ in
+            try await guarded(request, token: token) {
+                guard SameOriginGuard.allows(request) else {
+                    return DashboardPages.message("Refused", status: .forbidden, signOut: token != nil,
+                                                  text: "The form was posted from another site.")
+                }
+                let event = try await backend.sendTestEvent(bundleId: nil)
+                let count = backend.configuration.webhooks.count
+                return DashboardPages.message("Test event sent", status: .ok, signOut: token != nil,
+                                              text: count == 0 ? "No webhook is configured: the TEST event \(event.id) was recorded only."
+                                                  : "The TEST event \(event.id) is on its way to \(count) webhook\(count == 1 ? "" : "s"); the delivery log (GET /v1/admin/deliveries) shows each answer.")
+            }
+        }
         router.get("/login") { request, _ in
             let next = safeNext(FormEncoding.fields(request.uri.query)["next"])
             return DashboardPages.login(next: next, error: nil, tokenRequired: token != nil)

@@ -44,6 +44,10 @@ enum EventRules {
             }
             out.append(candidate(type, "purchase", new.purchaseMs))
         }
+        // The same transaction signed again with a later end: its renewal date was extended.
+        if let old, old.revocationMs == nil, new.revocationMs == nil, let before = old.expiresMs, let after = new.expiresMs, after > before {
+            out.append(candidate(.subscriptionExtended, "extended|\(after)", new.signedMs))
+        }
         if old?.revocationMs == nil, let revoked = new.revocationMs {
             out.append(candidate(new.revocationType == "FAMILY_REVOKE" ? .revoke : .refund, "revoked|\(revoked)", revoked))
         }

@@ -19,4 +19,11 @@ public enum EventType: String, Codable, Sendable, CaseIterable {
     case refundRequested = "REFUND_REQUESTED"
     /// Apple accepted the backend's Send Consumption Information for a refund request.
     case consumptionRequestAnswered = "CONSUMPTION_REQUEST_ANSWERED"
+    /// The current period's end was pushed back (a renewal-date extension through the Server API).
+    case subscriptionExtended = "SUBSCRIPTION_EXTENDED"
+    /// A price increase that needs the subscriber's consent was announced (`PENDING`), or consented
+    /// to (`ACCEPTED`): Apple's PRICE_INCREASE notification.
+    case priceIncrease = "PRICE_INCREASE"
+    /// Sent on demand (`POST /v1/admin/webhooks/test`, the dashboard) to check a receiver.
+    case test = "TEST"
 }

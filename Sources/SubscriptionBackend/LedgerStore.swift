@@ -193,6 +193,11 @@ final class LedgerStore {
         try await chain(ChainKey(environment: environment, original: original)).last { $0.purchaseMs < purchaseMs }
     }
 
+    /// Every transaction of the subscription (or one-time purchase) known so far, this transaction's included.
+    func transactions(environment: String, original: String) async throws -> [TransactionRow] {
+        try await chain(ChainKey(environment: environment, original: original))
+    }
+
     func latestTransaction(environment: String, original: String) async throws -> TransactionRow? {
         try await chain(ChainKey(environment: environment, original: original)).last
     }

@@ -43,6 +43,13 @@ struct LedgerWriter {
         if notification.type == "CONSUMPTION_REQUEST", let transaction = notification.transaction {
             try await refundRequested(notification, transaction: transaction)
         }
+        if notification.type == "PRICE_INCREASE", let subtype = notification.subtype,
+           let original = notification.renewal?.fields.originalTransactionId ?? notification.transaction?.fields.originalTransactionId {
+            try await record(EventRules.Candidate(
+                type: .priceIncrease, key: "price-increase|\(notification.environment)|\(original)|\(subtype)|\(notification.signedDate)",
+                storeTimeMs: notification.signedDate, environment: notification.environment, originalTransactionId: original,
+                transaction: nil, productId: notification.renewal?.fields.autoRenewProductId), priceIncreaseStatus: subtype)
+        }
         if notification.type == "REFUND_DECLINED", let id = notification.transaction?.fields.transactionId {
             store.decideRefundRequests(environment: notification.environment, transactionId: id, outcome: "declined",
                                        atMs: notification.signedDate)
@@ -190,8 +197,10 @@ struct LedgerWriter {
 
     // MARK: events
 
-    /// Records the event once (its ID comes from its key) with one outbox row per webhook URL.
-    private mutating func record(_ candidate: EventRules.Candidate, refundRequest: WebhookPayload.RefundRequest? = nil) async throws {
+    /// Records the event once (its ID comes from its key) with one outbox row per webhook URL
+    /// whose filters take it.
+    private mutating func record(_ candidate: EventRules.Candidate, refundRequest: WebhookPayload.RefundRequest? = nil,
+                                 priceIncreaseStatus: String? = nil) async throws {
         let id = Self.eventId(candidate.key)
         if try await store.eventExists(id, environment: candidate.environment, original: candidate.originalTransactionId) { return }
         let transaction: TransactionRow?
@@ -203,13 +212,18 @@ struct LedgerWriter {
         let productId = candidate.productId ?? transaction?.productId ?? ""
         let entitlement = Entitlements.name(productId: productId, groupId: transaction?.groupId, type: transaction?.type, app: app)
         let owner = try await owner(environment: candidate.environment, original: candidate.originalTransactionId)
-        let payload = WebhookPayload(
+        var payload = WebhookPayload(
             id: id, type: candidate.type.rawValue, appUserId: owner, bundleId: app.bundleId, environment: candidate.environment,
             entitlementIds: [entitlement], productId: productId, transactionId: transaction?.transactionId,
             originalTransactionId: candidate.originalTransactionId,
             price: transaction?.price.map { Double($0) / 1000 }, priceMilliunits: transaction?.price, currency: transaction?.currency,
             periodType: transaction.map(Entitlements.periodType) ?? "normal", ownershipType: transaction?.ownership,
-            eventTimestampMs: candidate.storeTimeMs, refundRequest: refundRequest)
+            eventTimestampMs: candidate.storeTimeMs, store: "APP_STORE", priceIncreaseStatus: priceIncreaseStatus,
+            refundRequest: refundRequest)
+        if let transaction {
+            let chain = try await store.transactions(environment: transaction.environment, original: transaction.originalTransactionId)
+            payload.describe(transaction, chain: chain, smallBusiness: app.smallBusinessProgram)
+        }
         let row = EventRow(
             seq: try await store.nextEventSeq(), id: id, type: candidate.type.rawValue, appUserId: owner, bundleId: app.bundleId,
             environment: candidate.environment, entitlement: entitlement, productId: productId,
@@ -217,11 +231,32 @@ struct LedgerWriter {
             price: transaction?.price, currency: transaction?.currency, storeTimeMs: candidate.storeTimeMs, createdMs: nowMs,
             body: payload.json())
         store.insert(row)
-        for hook in webhooks {
+        for hook in webhooks where hook.accepts(type: candidate.type.rawValue, environment: candidate.environment, bundleId: app.bundleId) {
             store.insert(OutboxRow(
                 eventId: id, url: hook.url, attempts: 0, nextAttemptMs: nowMs, state: "pending", lastStatus: nil, lastError: nil))
         }
         events.append(row)
+    }
+
+    /// A TEST event for the app, to every webhook whatever its filters (it checks the receiver).
+    mutating func recordTest() async throws -> WebhookPayload {
+        let seq = try await store.nextEventSeq()
+        let id = Self.eventId("test|\(app.bundleId)|\(seq)")
+        let environment = app.environments.first ?? "Sandbox"
+        let payload = WebhookPayload(
+            id: id, type: EventType.test.rawValue, appUserId: nil, bundleId: app.bundleId, environment: environment,
+            entitlementIds: [], productId: "", transactionId: nil, originalTransactionId: nil, price: nil, priceMilliunits: nil,
+            currency: nil, periodType: "normal", ownershipType: nil, eventTimestampMs: nowMs, store: "APP_STORE")
+        let row = EventRow(
+            seq: seq, id: id, type: payload.type, appUserId: nil, bundleId: app.bundleId, environment: environment, entitlement: nil,
+            productId: "", transactionId: nil, originalTransactionId: nil, price: nil, currency: nil, storeTimeMs: nowMs,
+            createdMs: nowMs, body: payload.json())
+        store.insert(row)
+        for hook in webhooks {
+            store.insert(OutboxRow(eventId: id, url: hook.url, attempts: 0, nextAttemptMs: nowMs, state: "pending", lastStatus: nil, lastError: nil))
+        }
+        events.append(row)
+        return payload
     }
 
     /// A stable UUID-shaped ID from the event's key.

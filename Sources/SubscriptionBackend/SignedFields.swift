@@ -47,8 +47,10 @@ public struct TransactionFields: Codable, Sendable, Equatable {
     public var currency: String?
     /// Apple's `price` in milliunits (9990 for 9.99).
     public var price: Int64?
-    /// Apple's `storefront` (three-letter country code); decoded, not used.
+    /// Apple's `storefront` (three-letter country code): the event's `storefront` and `countryCode`.
     public var storefront: String?
+    /// Apple's `offerIdentifier`: an offer code's reference is the event's `offerCode`.
+    public var offerIdentifier: String?
 }
 
 /// The fields of Apple's signed renewal info (`JWSRenewalInfoDecodedPayload`) the backend uses,

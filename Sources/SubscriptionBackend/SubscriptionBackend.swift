@@ -112,6 +112,21 @@ public final class SubscriptionBackend: Sendable {
         try await CustomerInfoBuilder.load(appUserId: appUserId, database: database, apps: configuration.apps, wallMs: nowMs())
     }
 
+    /// Records a TEST event for `bundleId` (the first app when nil) and queues it to every webhook:
+    /// RevenueCat's "Send test event", to check a receiver and its signature check.
+    public func sendTestEvent(bundleId: String?) async throws -> WebhookPayload {
+        guard let app = bundleId.map({ id in configuration.apps.first { $0.bundleId == id } }) ?? configuration.apps.first else {
+            throw BackendRequestError("no app \(bundleId ?? "") is configured")
+        }
+        let webhooks = configuration.webhooks
+        let payload = try await database.writeLedger { store in
+            var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: self.nowMs())
+            return try await writer.recordTest()
+        }
+        onEvents()
+        return payload
+    }
+
     /// The customer's events, oldest first.
     public func events(appUserId: String?, limit: Int) async throws -> [WebhookPayload] {
         let bodies = try await database.eventBodies(appUserId: appUserId, limit: max(1, min(limit, 1000)))

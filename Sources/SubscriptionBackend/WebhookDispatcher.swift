@@ -125,6 +125,7 @@ public final class WebhookDispatcher: Sendable {
         request.headers.add(name: "User-Agent", value: "openstorekit-subscription-backend")
         request.headers.add(name: "OpenStore-Event-Id", value: row.eventId)
         request.headers.add(name: "OpenStore-Signature", value: Self.signature(body: body, secret: target.secret, timestamp: timestamp))
+        if let authorization = target.authorization { request.headers.add(name: "Authorization", value: authorization) }
         request.body = .bytes(ByteBuffer(string: body))
         var status: Int?
         var failure: String?

@@ -1,4 +1,6 @@
 import Foundation
+import StoreModel
+import StoreSigning
 
 /// The JSON body of a webhook: one event, with what a receiver needs without calling back.
 /// `eventTimestampMs` is the store's clock (when the change happened there), in milliseconds.
@@ -34,6 +36,24 @@ public struct WebhookPayload: Codable, Sendable, Equatable {
     public var ownershipType: String?
     /// When the change happened on the store's clock (a renewal's purchase date, a refund's revocation date).
     public var eventTimestampMs: Int64
+    /// `APP_STORE` (RevenueCat's `store`): the store the purchase was made in (absent on events
+    /// recorded before 2026-11-29).
+    public var store: String? = nil
+    /// Apple's `storefront` of the transaction: ISO 3166-1 alpha-3 (`USA`).
+    public var storefront: String? = nil
+    /// ISO 3166-1 alpha-2 (`US`, RevenueCat's `country_code`), from the storefront.
+    public var countryCode: String? = nil
+    /// The offer code's reference (`offerIdentifier`) when the transaction redeemed an offer code.
+    public var offerCode: String? = nil
+    /// Apple's commission as a fraction of `price`: 0.3, or 0.15 (Small Business Program, or an
+    /// auto-renewable subscription after one year of paid service; `ProceedsRules`).
+    public var commissionPercentage: Double? = nil
+    /// `price` less the commission, before taxes (which Apple deducts where it collects them).
+    public var proceeds: Double? = nil
+    /// `proceeds` in milliunits.
+    public var proceedsMilliunits: Int64? = nil
+    /// For `PRICE_INCREASE`: `PENDING` (the subscriber has not consented yet) or `ACCEPTED`.
+    public var priceIncreaseStatus: String? = nil
     /// For `REFUND_REQUESTED` and `CONSUMPTION_REQUEST_ANSWERED`: the request; absent otherwise.
     public var refundRequest: RefundRequest? = nil
 
@@ -45,6 +65,29 @@ public struct WebhookPayload: Codable, Sendable, Equatable {
         public var refundPreference: String?
         /// The last moment the backend starts an answer: the request's `signedDate` + 12 hours.
         public var deadlineMs: Int64
+    }
+
+    /// The transaction's storefront, offer code and proceeds, read from its signed payload (verified
+    /// when it arrived) and its subscription's earlier transactions.
+    mutating func describe(_ transaction: TransactionRow, chain: [TransactionRow], smallBusiness: Bool) {
+        if let payload = JWSInspector.payload(of: transaction.jws),
+           let fields = try? JSONDecoder().decode(TransactionFields.self, from: Data(payload)) {
+            storefront = fields.storefront
+            countryCode = fields.storefront.flatMap { Storefront.lookup($0) }.flatMap { Self.region(ofLocale: $0.locale) }
+            if fields.offerType == 3 { offerCode = fields.offerIdentifier }
+        }
+        guard let price = transaction.price else { return }
+        let commission = ProceedsRules.commission(transaction, chain: chain, smallBusiness: smallBusiness)
+        let net = ProceedsRules.proceedsMilliunits(price: price, commission: commission)
+        commissionPercentage = commission
+        proceedsMilliunits = net
+        proceeds = Double(net) / 1000
+    }
+
+    /// `US` of `en_US`: a storefront's main locale names its country.
+    static func region(ofLocale locale: String) -> String? {
+        guard let last = locale.split(separator: "_").last, last.count == 2, last.allSatisfy({ $0.isUppercase }) else { return nil }
+        return String(last)
     }
 
     func json() -> String {

@@ -34,6 +34,7 @@ struct BackendCommand: AsyncParsableCommand {
     @Option(name: .customLong("entitlement"), help: ArgumentHelp("product=entitlement (repeatable).", valueName: "pair")) var entitlementPairs: [String] = []
     @Option(name: .customLong("refund-control"), help: ArgumentHelp("Answer the app's refund requests (CONSUMPTION_REQUEST): off, preferRefund, preferDecline or dataOnly (default off; needs --api-key).", valueName: "policy")) var refundControl: RefundControlConfiguration.Policy?
     @Option(name: .customLong("refund-consent"), help: ArgumentHelp("Whose refund requests are answered: recorded (customers whose consent the app recorded; default) or all.", valueName: "whose")) var refundConsent: RefundControlConfiguration.Consent?
+    @Flag(name: .customLong("small-business-program"), help: "The developer is in Apple's Small Business Program: webhooks' proceeds use a 15 % commission.") var smallBusinessProgram = false
     @Option(name: .customLong("webhook"), help: ArgumentHelp("URL=SECRET: send events there, signed with SECRET (repeatable).", valueName: "url=secret")) var webhooks: [String] = []
     @Option(name: .customLong("slack-webhook"), help: ArgumentHelp("A Slack incoming-webhook URL: events as {\"text\": …} (repeatable).", valueName: "url")) var slackWebhooks: [String] = []
     @Option(name: .customLong("reconcile-interval"), help: "Seconds between reconciliations (0: only on start and on demand; default 3600).") var reconcileInterval: Double?
@@ -75,6 +76,7 @@ struct BackendCommand: AsyncParsableCommand {
             if let apiBaseURL { app.apiBaseURL = apiBaseURL }
             if let refundControl { app.refundControl.policy = refundControl }
             if let refundConsent { app.refundControl.consent = refundConsent }
+            if smallBusinessProgram { app.smallBusinessProgram = true }
             for pair in entitlementPairs {
                 let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
                 guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
