@@ -47,6 +47,14 @@ struct CustomBuyStyle: ProductViewStyle {
                     if case .success(.success(let verified)) = result { recorder.record("done \(product.id) \(verified.unsafePayloadValue.productID)") }
                 })
         },
+        // The WWDC23 talk's pass sheet: `dismiss()` from `onInAppPurchaseCompletion` once bought.
+        StorePage(id: "pass", bundleId: bundle, title: "Pass") {
+            AnyView(StoreReader { _, environment in
+                ProductView(id: "p.seeds").onInAppPurchaseCompletion { _, result in
+                    if case .success(.success) = result { environment.dismiss() }
+                }
+            }.presented())
+        },
         StorePage(id: "custom", bundleId: bundle, title: "Custom") {
             AnyView(ProductView(id: "p.guide").productViewStyle(CustomBuyStyle()))
         },
@@ -214,6 +222,16 @@ struct CustomBuyStyle: ProductViewStyle {
             #expect(hooked.headers.first(name: "X-OpenStore-Result") == "purchased")
             #expect(hooked.redirectQuery["notice"] == nil)  // the page's own completion hook handled it
             #expect(Self.recorder.all.suffix(2) == ["start p.seeds", "done p.seeds p.seeds"])
+
+            // "Meet StoreKit for SwiftUI" (WWDC23) closes its pass sheet with `dismiss()` inside
+            // `onInAppPurchaseCompletion`: the page closes after the purchase, as a sheet would.
+            let pass = try await post(client, server, "/store/pass/actions?customer=pd", "action=purchase:p.seeds")
+            #expect(pass.status == 303 && pass.location.hasPrefix("/store?customer=pd&world=default"), "\(pass.location)")
+            #expect(pass.headers.first(name: "X-OpenStore-Result") == "purchased")
+            _ = try await server.store.world(AppStore.defaultWorld).setSimulatedError(api: "Purchase", error: "networkError")
+            let failed = try await post(client, server, "/store/pass/actions?customer=pd2", "action=purchase:p.seeds")
+            #expect(failed.location.hasPrefix("/store/pass?"), "a failed purchase leaves the sheet open: \(failed.location)")
+            _ = try await server.store.world(AppStore.defaultWorld).setSimulatedError(api: "Purchase", error: nil)
 
             let page = try await get(client, server, "/store/custom?customer=ed")
             let match = try #require(page.body.firstMatch(of: /name="action" value="(a\d+)"[^>]*>Custom buy/))

@@ -68,6 +68,18 @@ import Testing
         #expect(!html(ProductView(id: Fixtures.pellets)).contains("sk-product-icon"), "no icon by default")
     }
 
+    /// WWDC23 "Meet StoreKit for SwiftUI" places `productIconBorder()` on the icon view inside the
+    /// product view's icon closure; Apple's page: "Adds a standard border to an in-app purchase
+    /// product's icon". Placed there it borders that icon, once, and nothing else.
+    @Test func aBorderOnTheIconViewItselfBordersTheIcon() {
+        let onIcon = html(ProductView(id: Fixtures.pellets) { Image(systemName: "leaf.fill").productIconBorder() })
+        #expect(onIcon.contains("<div class=\"sk-product-icon\"><span class=\"sk-icon-border sk-icon-fill\"><svg class=\"sk-symbol\""))
+        let both = html(ProductView(id: Fixtures.pellets) { Image(systemName: "leaf.fill").productIconBorder() }.productIconBorder())
+        #expect(both.components(separatedBy: "sk-icon-border").count == 2, "bordered once when both places ask")
+        let outside = html(VStack { Image(systemName: "leaf.fill").productIconBorder() })
+        #expect(!outside.contains("sk-icon-border"), "outside a product's icon slot it draws nothing")
+    }
+
     @Test func storeViewListsEveryIDInOrder() {
         let ids = [Fixtures.feastBundle, Fixtures.pellets, "not-in-catalog"]
         let output = html(StoreView(ids: ids))

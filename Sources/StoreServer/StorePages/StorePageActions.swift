@@ -30,7 +30,11 @@ struct StorePageActions {
     func perform(_ action: PageAction, session: RenderSession) async -> Outcome {
         switch action {
         case .purchase(let intent):
-            return await purchase(intent, products: session.store)
+            // A completion hook may close the presented page: the WWDC23 talk's pass sheet calls
+            // `dismiss()` from `onInAppPurchaseCompletion` after a successful purchase.
+            var outcome = await purchase(intent, products: session.store)
+            outcome.dismissed = session.dismissRequested
+            return outcome
         case .run(let closure):
             let before = session.requestedPurchases.count
             closure()

@@ -8,6 +8,9 @@ public struct EnvironmentValues {
     public var productViewStyle: AnyProductViewStyle = .init(.automatic)
     /// Gives product icons the App Store's rounded, bordered look; set by `productIconBorder()`.
     public var productIconBorder = false
+    /// True while a product view renders its icon slot, so `productIconBorder()` on the icon
+    /// itself knows to draw the border there.
+    public var isProductIcon = false
     /// Whether product descriptions show, from `productDescription(_:)`; automatic hides them only
     /// in the compact style.
     public var productDescriptionVisibility: Visibility = .automatic

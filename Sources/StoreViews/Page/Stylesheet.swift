@@ -30,7 +30,7 @@ a{color:var(--sk-accent)}
 .sk-product-period{margin:.15rem 0 0;font-size:.875rem;color:var(--sk-secondary-label)}
 .sk-product-icon{grid-column:1;font-size:2rem;display:flex;align-items:center;justify-content:center;width:3.5rem;height:3.5rem}
 .sk-product:not(:has(.sk-product-icon)) .sk-product-text{grid-column:1/3}
-.sk-icon-border{border-radius:22%;border:1px solid var(--sk-separator);background:var(--sk-grouped)}
+.sk-icon-border{border-radius:22%;border:1px solid var(--sk-separator);background:var(--sk-grouped)}.sk-icon-fill{display:flex;align-items:center;justify-content:center;width:100%;height:100%;box-sizing:border-box}
 .sk-placeholder-icon{display:block;width:100%;height:100%;border-radius:22%;background:var(--sk-separator)}
 .sk-app-icon{display:flex;align-items:center;justify-content:center;width:100%;height:100%;border-radius:22%;background:var(--sk-accent);color:var(--sk-on-accent);font-weight:700;font-size:1.4rem}
 .sk-offer-view{display:grid;grid-template-columns:auto 1fr auto;gap:.5rem 1rem;align-items:center;padding:1rem;background:var(--sk-card);border-radius:var(--sk-radius);border:1px solid var(--sk-separator)}.sk-offer-view-compact{padding:.6rem .8rem}.sk-offer-view .sk-offer-details{grid-column:1/-1}.sk-offer-group{margin:0;font-size:.85em;opacity:.75}

@@ -83,13 +83,33 @@ extension View {
         return transformEnvironment { $0.productViewStyle = erased }
     }
 
-    /// The App Store icon look: rounded corners and a hairline border.
-    public func productIconBorder() -> EnvironmentWriter<Self> {
-        transformEnvironment { $0.productIconBorder = true }
+    /// The App Store icon look: rounded corners and a hairline border ("Adds a standard border to
+    /// an in-app purchase product's icon"). On a store or product view it borders every product
+    /// icon inside; on the icon view itself, as the WWDC23 talk places it, it borders that icon.
+    public func productIconBorder() -> ProductIconBorder<Self> {
+        ProductIconBorder(content: self)
     }
 
     /// Shows or hides product descriptions inside this view, as SwiftUI's `productDescription(_:)`.
     public func productDescription(_ visibility: Visibility) -> EnvironmentWriter<Self> {
         transformEnvironment { $0.productDescriptionVisibility = visibility }
+    }
+}
+
+/// What `productIconBorder()` returns: inside a product's icon slot it draws the border around its
+/// content; anywhere else it sets `productIconBorder` for the product views inside, which border
+/// their icon slots.
+public struct ProductIconBorder<Content: View>: PrimitiveView {
+    let content: Content
+
+    /// Borders the icon it wraps, or tells the product views inside to border theirs.
+    public func _render(_ context: RenderContext, _ html: HTMLWriter) {
+        if context.environment.isProductIcon && !context.environment.productIconBorder {
+            html.open("span", [("class", "sk-icon-border sk-icon-fill")])
+            content._render(context.with { $0.productIconBorder = true }, html)
+            html.close("span")
+        } else {
+            content._render(context.with { $0.productIconBorder = true }, html)
+        }
     }
 }

@@ -23,7 +23,7 @@ struct StandardProductBody: PrimitiveView {
         ])
         if configuration.icon.view != nil {
             html.open("div", [("class", "sk-product-icon" + (context.environment.productIconBorder ? " sk-icon-border" : ""))])
-            configuration.icon._render(context, html)
+            configuration.icon._render(context.with { $0.isProductIcon = true }, html)
             html.close("div")
         }
         html.open("div", [("class", "sk-product-text")])

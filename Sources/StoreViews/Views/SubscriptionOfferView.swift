@@ -202,8 +202,8 @@ struct StandardSubscriptionOfferBody: PrimitiveView {
         html.open("article", [("class", "sk-offer-view sk-offer-view-\(kind.rawValue)"), ("data-product-id", product?.id),
                               ("data-offer-type", configuration.activeOffer?.type.rawValue), ("aria-labelledby", nameID)])
         if configuration.icon.view != nil {
-            html.open("div", [("class", "sk-product-icon")])
-            configuration.icon._render(context, html)
+            html.open("div", [("class", "sk-product-icon" + (context.environment.productIconBorder ? " sk-icon-border" : ""))])
+            configuration.icon._render(context.with { $0.isProductIcon = true }, html)
             html.close("div")
         }
         html.open("div", [("class", "sk-product-text")])
