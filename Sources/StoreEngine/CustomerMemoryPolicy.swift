@@ -49,6 +49,10 @@ struct CustomerResidency: Sendable {
     private(set) var lastUse: [String: Use] = [:]
     /// Customer name → commits under way that carry its changes.
     private var unwritten: [String: Int] = [:]
+    /// Customer name → reads of its data from the database under way. Forgetting the customer
+    /// meanwhile would drop changes made after the read's snapshot (its `pendingHistory`, a newer
+    /// chain) that the read then cannot bring back.
+    private var loading: [String: Int] = [:]
     /// The resident count at which the next sweep runs.
     var nextSweepAt = 0
     /// When a sweep that left customers still in use (over the bound) tries again, real time.
@@ -77,6 +81,13 @@ struct CustomerResidency: Sendable {
 
     func isWritten(_ name: String) -> Bool { unwritten[name] == nil }
 
+    mutating func startLoading(_ name: String) { loading[name, default: 0] += 1 }
+
+    mutating func finishLoading(_ name: String) {
+        let left = loading[name, default: 0] - 1
+        loading[name] = left > 0 ? left : nil
+    }
+
     mutating func forget(_ name: String) { lastUse[name] = nil }
 
     /// The world dropped all it had loaded (a failed write, a reset): no one is in memory, and the
@@ -89,11 +100,11 @@ struct CustomerResidency: Sendable {
     }
 
     /// Up to `limit` customers to forget, least recently used first: idle since `idleBeforeMs`,
-    /// every change written, and not `pinned`.
+    /// every change written, no read of theirs under way, and not `pinned`.
     func evictable(limit: Int, idleBeforeMs: Int64, pinned: Set<String>) -> [String] {
         guard limit > 0 else { return [] }
         return lastUse
-            .filter { $0.value.realMs <= idleBeforeMs && unwritten[$0.key] == nil && !pinned.contains($0.key) }
+            .filter { $0.value.realMs <= idleBeforeMs && unwritten[$0.key] == nil && loading[$0.key] == nil && !pinned.contains($0.key) }
             .sorted { $0.value.order < $1.value.order }
             .prefix(limit)
             .map(\.key)
