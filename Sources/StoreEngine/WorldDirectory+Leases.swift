@@ -36,7 +36,8 @@ extension WorldDirectory {
         await giveUpLost()
         if let world = worlds[id] { return world }
         // Its lease and row still exist while its data goes: taking it over now would bring it back.
-        guard !deleting.contains(id) else { throw StoreError.worldNotFound(id) }
+        // One being created here is not there yet.
+        guard !deleting.contains(id), !creating.contains(id) else { throw StoreError.worldNotFound(id) }
         if let pending = loading[id] { return try await pending.value }
         let task = Task { try await self.takeOver(id) }
         loading[id] = task
@@ -144,7 +145,7 @@ extension WorldDirectory {
         }
         // A lease held with nothing in memory (a take-over that failed after the lease was
         // granted): loaded now, so its scheduler and deliveries run.
-        for id in held.keys where worlds[id] == nil && loading[id] == nil {
+        for id in held.keys where worlds[id] == nil && loading[id] == nil && !creating.contains(id) && !deleting.contains(id) {
             _ = try? await leasedWorld(id)
         }
         try await ownership.refillIfNeeded(env.identifiers)

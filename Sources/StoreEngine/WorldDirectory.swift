@@ -19,6 +19,10 @@ actor WorldDirectory {
     /// Worlds being deleted: not taken over again (with many instances) nor created anew until
     /// their data is gone, or a request during the delete would bring the world back.
     var deleting: Set<String> = []
+    /// Worlds being created here: their lease is held before they are in `worlds`, and the
+    /// heartbeat must not load them a second time meanwhile (a second `World` with a newer epoch
+    /// fenced the first one's writes: "owned by another instance", with one instance).
+    var creating: Set<String> = []
     /// With many instances: the heartbeat that renews leases and claims orphaned worlds.
     var heartbeat: Task<Void, Never>?
 
@@ -61,6 +65,8 @@ actor WorldDirectory {
         try Self.checkName(id)
         guard worlds[id] == nil else { throw StoreError.invalidAction("world \(id) already exists") }
         guard !deleting.contains(id) else { throw StoreError.invalidAction("world \(id) is being deleted; create it again once that is done") }
+        guard creating.insert(id).inserted else { throw StoreError.invalidAction("world \(id) already exists") }
+        defer { creating.remove(id) }
         let lease = try await leaseForNewWorld(id)
         let now = env.realNowMs()
         var settings = WorldSettings(clock: .starting(at: now, rate: rate ?? defaultRate))
