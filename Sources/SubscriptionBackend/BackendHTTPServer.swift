@@ -104,7 +104,8 @@ public struct BackendHTTPServer: Sendable {
             do {
                 return try Self.encoded(["event": try await backend.sendTestEvent(bundleId: bundleId)])
             } catch let error as BackendRequestError {
-                return Self.error(400, "invalidRequest", error.description)
+                // A bundle ID that names no configured app names nothing: 404, as for an unknown customer.
+                return Self.error(404, "appNotFound", error.description)
             }
         }
         v1.get("/admin/refund-requests") { request, _ in
