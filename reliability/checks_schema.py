@@ -104,7 +104,7 @@ def schemathesis(ws: Workspace, name: str, url: str, bearer: str, seed: int, *, 
     cwd = ws.root / f"schemathesis-{name}"
     cwd.mkdir(exist_ok=True)
     done = subprocess.run(cmd, capture_output=True, text=True, cwd=str(cwd), timeout=size.pick(1200, 10800),
-                          env={**os.environ, "SCHEMATHESIS_HOOKS": str(HERE / "schemathesis_hooks.py")})
+                          env={**os.environ, "SCHEMATHESIS_HOOKS": ""})
     out = done.stdout + done.stderr
     generated = re.search(r"(\d+) generated", out)
     cases = int(generated.group(1)) if generated else 0
