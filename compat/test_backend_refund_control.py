@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import requests
 
-from openstore_harness import FIXTURES, CatalogApp, ServerProcess, StoreClient, openstore_bin
-from test_backend_support import BackendProcess, WebhookReceiver, backend_args, create_key, set_notification_url, wait_until
+from openstore_harness import FIXTURES, StoreClient
+from test_backend_support import StoreWithBackend, wait_until
 
 CATALOG = FIXTURES / "compat.storekit"
 YEARLY, COINS = "compat.plus.yearly", "compat.coins"
@@ -22,17 +22,9 @@ APPLE_ID = 1_700_034_001
 
 def test_refund_requests_are_answered_by_policy_for_consenting_customers_and_the_decision_follows(tmp_path):
     bundle = "com.example.backend.refunds"
-    store = ServerProcess(openstore_bin(), data_dir=tmp_path / "store", log_path=tmp_path / "store.log",
-                          apps=[CatalogApp(CATALOG, bundle, app_apple_id=APPLE_ID, environment="Sandbox")])
-    store.start()
-    hooks = WebhookReceiver()
-    backend = None
+    rig = StoreWithBackend(tmp_path, CATALOG, bundle, APPLE_ID, extra=["--refund-control", "preferDecline"])
+    store, backend, hooks, key = rig.store, rig.backend, rig.hooks, rig.key
     try:
-        key = create_key(store, tmp_path, bundle)
-        backend = BackendProcess(openstore_bin(), tmp_path / "backend",
-                                 backend_args(store, bundle, key, hooks.url, APPLE_ID) + ["--refund-control", "preferDecline"])
-        backend.start()
-        set_notification_url(store, bundle, f"{backend.base_url}/apple/notifications/{bundle}")
         client = StoreClient(store.base_url, store)
         ann_token, bob_token = "5a1f0c7e-0d7e-4a51-9a63-2b3c4d5e6f70", "6b2f1d8f-1e8f-4b62-8b74-3c4d5e6f7081"
         ann = client.buy(bundle, YEARLY, "cust-ann", appAccountToken=ann_token)["transaction"]
@@ -87,7 +79,4 @@ def test_refund_requests_are_answered_by_policy_for_consenting_customers_and_the
         assert requested == {ann_token: "UNINTENDED_PURCHASE", bob_token: "FULFILLMENT_ISSUE"}, requested
         assert next(e for e in events if e["type"] == "REFUND")["appUserId"] == bob_token
     finally:
-        if backend is not None:
-            backend.stop()
-        store.stop()
-        hooks.stop()
+        rig.close()

@@ -189,3 +189,33 @@ def wait_until(check: Callable[[], bool], timeout: float = 30, what: str = "") -
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.05)
+
+
+class StoreWithBackend:
+    """A live store selling `catalog` for `bundle` in Sandbox, `openstore backend` pointed at it
+    (with `extra` flags) and a webhook receiver: the rig of the backend's end-to-end tests."""
+
+    def __init__(self, tmp_path: Path, catalog: Path, bundle: str, app_apple_id: int, extra: Optional[List[str]] = None):
+        from openstore_harness import CatalogApp, StoreClient, openstore_bin
+        self.bundle = bundle
+        self.store = ServerProcess(openstore_bin(), data_dir=tmp_path / "store", log_path=tmp_path / "store.log",
+                                   apps=[CatalogApp(catalog, bundle, app_apple_id=app_apple_id, environment="Sandbox")])
+        self.store.start()
+        self.hooks = WebhookReceiver()
+        self.backend: Optional[BackendProcess] = None
+        try:
+            self.key = create_key(self.store, tmp_path, bundle)
+            self.backend = BackendProcess(openstore_bin(), tmp_path / "backend",
+                                          backend_args(self.store, bundle, self.key, self.hooks.url, app_apple_id) + (extra or []))
+            self.backend.start()
+            set_notification_url(self.store, bundle, f"{self.backend.base_url}/apple/notifications/{bundle}")
+            self.client = StoreClient(self.store.base_url, self.store)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.backend is not None:
+            self.backend.stop()
+        self.store.stop()
+        self.hooks.stop()

@@ -15,10 +15,8 @@ import requests
 from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
 from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
 
-from openstore_harness import FIXTURES, CatalogApp, ServerProcess, StoreClient, openstore_bin
-from test_backend_support import (
-    BackendProcess, WebhookReceiver, api_client, backend_args, create_key, set_notification_url, wait_until,
-)
+from openstore_harness import FIXTURES, StoreClient
+from test_backend_support import StoreWithBackend, api_client, wait_until
 
 CATALOG = FIXTURES / "compat.storekit"
 YEARLY = "compat.plus.yearly"
@@ -28,16 +26,9 @@ DAY_MS = 86_400_000
 
 def test_an_extension_a_test_event_and_proceeds_reach_the_webhooks(tmp_path):
     bundle = "com.example.backend.parity"
-    store = ServerProcess(openstore_bin(), data_dir=tmp_path / "store", log_path=tmp_path / "store.log",
-                          apps=[CatalogApp(CATALOG, bundle, app_apple_id=APPLE_ID, environment="Sandbox")])
-    store.start()
-    hooks = WebhookReceiver()
-    backend = None
+    rig = StoreWithBackend(tmp_path, CATALOG, bundle, APPLE_ID)
+    store, backend, hooks, key = rig.store, rig.backend, rig.hooks, rig.key
     try:
-        key = create_key(store, tmp_path, bundle)
-        backend = BackendProcess(openstore_bin(), tmp_path / "backend", backend_args(store, bundle, key, hooks.url, APPLE_ID))
-        backend.start()
-        set_notification_url(store, bundle, f"{backend.base_url}/apple/notifications/{bundle}")
         token = "7c3e2a10-5b6d-4e8f-9a0b-1c2d3e4f5a6b"
         bought = StoreClient(store.base_url, store).buy(bundle, YEARLY, "cust-ext", appAccountToken=token)["transaction"]
         hooks.wait_for_types(["INITIAL_PURCHASE"])
@@ -66,7 +57,4 @@ def test_an_extension_a_test_event_and_proceeds_reach_the_webhooks(tmp_path):
         assert foreign.status_code == 403
         assert len(hooks.accepted()) == 3
     finally:
-        if backend is not None:
-            backend.stop()
-        store.stop()
-        hooks.stop()
+        rig.close()
