@@ -180,13 +180,16 @@ public struct AppConfiguration: Codable, Sendable, Equatable {
     /// The developer is in Apple's App Store Small Business Program: 15 % commission on every
     /// transaction (the webhooks' `proceeds`). Default false.
     public var smallBusinessProgram: Bool
+    /// What happens when the app posts a purchase another identified customer has (default `transfer`,
+    /// as RevenueCat's default). Purchases of anonymous customers always merge into the poster.
+    public var transferPolicy: TransferPolicy
 
     /// Defaults accept Production and Sandbox and trust Apple's root only.
     public init(
         bundleId: String, appAppleId: Int64? = nil, environments: [String] = ["Production", "Sandbox"],
         trustAppleRoot: Bool = true, trustedRootFiles: [String] = [], apiKey: APIKeyConfiguration? = nil,
         apiBaseURL: String? = nil, entitlements: [String: String] = [:], refundControl: RefundControlConfiguration = .init(),
-        smallBusinessProgram: Bool = false
+        smallBusinessProgram: Bool = false, transferPolicy: TransferPolicy = .transfer
     ) {
         self.bundleId = bundleId
         self.appAppleId = appAppleId
@@ -198,11 +201,12 @@ public struct AppConfiguration: Codable, Sendable, Equatable {
         self.entitlements = entitlements
         self.refundControl = refundControl
         self.smallBusinessProgram = smallBusinessProgram
+        self.transferPolicy = transferPolicy
     }
 
     enum CodingKeys: String, CodingKey {
         case bundleId, appAppleId, environments, trustAppleRoot, trustedRootFiles, apiKey, apiBaseURL, entitlements, refundControl
-        case smallBusinessProgram
+        case smallBusinessProgram, transferPolicy
     }
 
     /// Only `bundleId` is required; missing keys take the same defaults as `init`.
@@ -218,6 +222,7 @@ public struct AppConfiguration: Codable, Sendable, Equatable {
         entitlements = try c.decodeIfPresent([String: String].self, forKey: .entitlements) ?? [:]
         refundControl = try c.decodeIfPresent(RefundControlConfiguration.self, forKey: .refundControl) ?? .init()
         smallBusinessProgram = try c.decodeIfPresent(Bool.self, forKey: .smallBusinessProgram) ?? false
+        transferPolicy = try c.decodeIfPresent(TransferPolicy.self, forKey: .transferPolicy) ?? .transfer
     }
 
     /// Apple's Server API host for an environment (reference §1.1), unless a base URL is configured.

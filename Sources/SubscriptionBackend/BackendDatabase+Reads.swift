@@ -22,6 +22,27 @@ extension BackendDatabase {
             .first(decoding: CustomerRow.self)
     }
 
+    /// The customer `id` names: itself, or the one it is an alias of; nil when neither is known.
+    func customer(named id: String) async throws -> CustomerRow? {
+        if let row = try await customer(id) { return row }
+        guard let primary = try await readSQL.select().column("appUserId").from("bk_user_aliases").where("alias", .equal, id)
+            .first(decodingColumn: "appUserId", as: String.self) else { return nil }
+        return try await customer(primary)
+    }
+
+    func attributes(appUserId: String) async throws -> [AttributeRow] {
+        try await readSQL.select().columns("*").from("bk_attributes").where("appUserId", .equal, appUserId).all(decoding: AttributeRow.self)
+    }
+
+    func grants(appUserId: String) async throws -> [GrantRow] {
+        try await readSQL.select().columns("*").from("bk_grants").where("appUserId", .equal, appUserId).all(decoding: GrantRow.self)
+    }
+
+    func userAliases(appUserId: String) async throws -> [String] {
+        try await readSQL.select().column("alias").from("bk_user_aliases").where("appUserId", .equal, appUserId)
+            .orderBy("alias").all(decodingColumn: "alias", as: String.self)
+    }
+
     func links(environment: String, bundleId: String) async throws -> [LinkRow] {
         try await readSQL.select().columns("*").from("bk_links")
             .where("environment", .equal, environment).where("bundleId", .equal, bundleId)

@@ -102,6 +102,9 @@ public final class BackendDatabase: Sendable {
             try await writer.sql().raw("PRAGMA journal_mode=WAL").run()
             try await writer.sql().raw("PRAGMA synchronous=NORMAL").run()
             try await writer.sql().raw("PRAGMA busy_timeout=5000").run()
+            // Deleted rows are overwritten, not left in free pages: a deleted customer's data must
+            // not stay readable in the file (`SubscriptionBackend.deleteCustomer`).
+            try await writer.sql().raw("PRAGMA secure_delete=ON").run()
             let opened = try await SQLiteConnection.open(storage: .file(path: path), threadPool: readerThread, logger: logger,
                                                          on: MultiThreadedEventLoopGroup.singleton.any())
             reader = opened
@@ -165,6 +168,15 @@ public final class BackendDatabase: Sendable {
         }
     }
 
+    /// After an erasure: on SQLite, copies the write-ahead log into the file and empties it, so
+    /// erased rows' old versions leave the log too (with `secure_delete` the file's own pages are
+    /// overwritten). On PostgreSQL old row versions stay until VACUUM, which autovacuum runs.
+    func eraseFreedSpace() async {
+        guard engine == .sqlite else { return }
+        let sql = writeSQL
+        _ = try? await lock.run { try await sql.raw("PRAGMA wal_checkpoint(TRUNCATE)").run() }
+    }
+
     /// `write` with the ledger's view (`LedgerStore`), saved before the commit.
     func writeLedger<T: Sendable>(_ body: @Sendable (LedgerStore) async throws -> T) async throws -> T {
         try await write { store in try await LedgerStore.writing(on: store, keys: [], body) }
@@ -219,6 +231,18 @@ enum BackendSchema {
         try await sql.raw("CREATE INDEX IF NOT EXISTS \(ident: name) ON \(ident: table) (\(idents: columns, joinedBy: ", "))").run()
     }
 
+    /// Adds a column a table made by an older version lacks. PostgreSQL says `IF NOT EXISTS`;
+    /// SQLite has no such clause, so its table is asked first.
+    static func addColumn(_ column: String, type: String, to table: String, in sql: any SQLDatabase) async throws {
+        if sql.dialect.name == "sqlite" {
+            let names = try await sql.raw("SELECT name FROM pragma_table_info(\(bind: table))").all(decodingColumn: "name", as: String.self)
+            if names.contains(column) { return }
+            try await sql.raw("ALTER TABLE \(ident: table) ADD COLUMN \(ident: column) \(unsafeRaw: type)").run()
+        } else {
+            try await sql.raw("ALTER TABLE \(ident: table) ADD COLUMN IF NOT EXISTS \(ident: column) \(unsafeRaw: type)").run()
+        }
+    }
+
     static func create(on sql: any SQLDatabase) async throws {
         try await sql.create(table: "bk_transactions").ifNotExists()
             .column("environment", type: .text, .notNull).column("transactionId", type: .text, .notNull)
@@ -239,14 +263,36 @@ enum BackendSchema {
             .column("expirationIntent", type: .int).column("inBillingRetry", type: boolean, .notNull)
             .column("gracePeriodExpiresMs", type: .bigint)
             .column("signedMs", type: .bigint, .notNull).column("jws", type: .text, .notNull)
+            .column("unsubscribeDetectedMs", type: .bigint).column("autoRenewOnMs", type: .bigint)
             .primaryKey("environment", "originalTransactionId").run()
+        try await addColumn("unsubscribeDetectedMs", type: "BIGINT", to: "bk_renewals", in: sql)
+        try await addColumn("autoRenewOnMs", type: "BIGINT", to: "bk_renewals", in: sql)
         try await sql.create(table: "bk_links").ifNotExists()
             .column("environment", type: .text, .notNull).column("originalTransactionId", type: .text, .notNull)
             .column("bundleId", type: .text, .notNull).column("appUserId", type: .text, .notNull)
             .primaryKey("environment", "originalTransactionId").run()
         try await index("bk_links_user", on: "bk_links", "appUserId", in: sql)
         try await sql.create(table: "bk_customers").ifNotExists()
-            .column("appUserId", type: .text, .primaryKey(autoIncrement: false)).column("firstSeenMs", type: .bigint, .notNull).run()
+            .column("appUserId", type: .text, .primaryKey(autoIncrement: false)).column("firstSeenMs", type: .bigint, .notNull)
+            .column("originalAppUserId", type: .text).column("lastSeenMs", type: .bigint).run()
+        // Added 2026-11-29 (#34 identity): databases made before get the columns here.
+        try await addColumn("originalAppUserId", type: "TEXT", to: "bk_customers", in: sql)
+        try await addColumn("lastSeenMs", type: "BIGINT", to: "bk_customers", in: sql)
+        // Other IDs of a customer: an anonymous one merged in, an ID logged in from (`POST …/alias`).
+        try await sql.create(table: "bk_user_aliases").ifNotExists()
+            .column("alias", type: .text, .primaryKey(autoIncrement: false)).column("appUserId", type: .text, .notNull)
+            .column("firstSeenMs", type: .bigint, .notNull).run()
+        try await index("bk_user_aliases_user", on: "bk_user_aliases", "appUserId", in: sql)
+        try await sql.create(table: "bk_attributes").ifNotExists()
+            .column("appUserId", type: .text, .notNull).column("key", type: .text, .notNull)
+            .column("value", type: .text, .notNull).column("updatedMs", type: .bigint, .notNull)
+            .primaryKey("appUserId", "key").run()
+        try await sql.create(table: "bk_grants").ifNotExists()
+            .column("id", type: .text, .primaryKey(autoIncrement: false)).column("appUserId", type: .text, .notNull)
+            .column("entitlement", type: .text, .notNull).column("bundleId", type: .text, .notNull)
+            .column("duration", type: .text, .notNull)
+            .column("startMs", type: .bigint, .notNull).column("expiresMs", type: .bigint).column("revokedMs", type: .bigint).run()
+        try await index("bk_grants_user", on: "bk_grants", "appUserId", in: sql)
         try await sql.create(table: "bk_aliases").ifNotExists()
             .column("appAccountToken", type: .text, .primaryKey(autoIncrement: false)).column("appUserId", type: .text, .notNull).run()
         try await sql.create(table: "bk_notifications").ifNotExists()

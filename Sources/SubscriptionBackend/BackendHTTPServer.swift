@@ -69,6 +69,8 @@ public struct BackendHTTPServer: Sendable {
             }
             do {
                 return try Self.encoded(try await backend.receiveTransaction(appUserId: user, signedTransaction: signed))
+            } catch let kept as PurchaseBelongsToAnotherCustomer {
+                return Self.error(409, "purchaseBelongsToAnotherCustomer", kept.description)
             } catch let rejection as SignedDataRejection {
                 return Self.rejection(rejection)
             } catch let error as BackendRequestError {
@@ -87,6 +89,7 @@ public struct BackendHTTPServer: Sendable {
             guard let limit = Self.limit(request) else { return Self.badLimit }
             return try Self.encoded(["events": try await backend.events(appUserId: user, limit: limit)])
         }
+        BackendCustomerRoutes.register(on: v1, backend: backend)
         // Refund control: the customer's consent as the app recorded it, and what became of each request.
         v1.put("/customers/:appUserId/consumption-consent") { request, context in
             guard let user = Self.appUserId(context) else { return Self.badAppUserId }

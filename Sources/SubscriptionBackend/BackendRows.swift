@@ -38,6 +38,10 @@ struct RenewalRow: Codable, Sendable, Equatable {
     var gracePeriodExpiresMs: Int64?
     var signedMs: Int64
     var jws: String
+    /// The first signing seen with auto-renew off after `autoRenewOnMs` (`EventRules.unsubscribeDetected`).
+    var unsubscribeDetectedMs: Int64? = nil
+    /// The latest signing seen with auto-renew on.
+    var autoRenewOnMs: Int64? = nil
 }
 
 /// A subscription's renewal info beside its latest transaction (`BackendDatabase.subscriptionStates`).
@@ -61,6 +65,39 @@ struct LinkRow: Codable, Sendable, Equatable {
 struct CustomerRow: Codable, Sendable, Equatable {
     var appUserId: String
     var firstSeenMs: Int64
+    /// The ID the customer was first known by, when an earlier one (an anonymous ID) was merged in; nil: `appUserId`.
+    var originalAppUserId: String? = nil
+    /// When the app last asked about the customer or posted for them (`LastSeenRecorder`).
+    var lastSeenMs: Int64? = nil
+}
+
+/// Another ID naming a customer: an anonymous one merged in, or one logged in from.
+struct UserAliasRow: Codable, Sendable, Equatable {
+    var alias: String
+    var appUserId: String
+    /// When the alias was first seen as a customer of its own.
+    var firstSeenMs: Int64
+}
+
+/// A subscriber attribute the app set: a string under a key (`$email`, `$displayName`, its own).
+struct AttributeRow: Codable, Sendable, Equatable {
+    var appUserId: String
+    var key: String
+    var value: String
+    var updatedMs: Int64
+}
+
+/// An entitlement given by hand (support, press): RevenueCat's promotional grant.
+struct GrantRow: Codable, Sendable, Equatable {
+    var id: String
+    var appUserId: String
+    var entitlement: String
+    var bundleId: String
+    var duration: String
+    var startMs: Int64
+    /// nil for `lifetime`.
+    var expiresMs: Int64?
+    var revokedMs: Int64?
 }
 
 /// An `appAccountToken` the app told us belongs to an app user.
@@ -145,7 +182,7 @@ extension TransactionRow {
 extension RenewalRow {
     /// The table's columns, for reads that leave one out.
     static let columns = ["environment", "originalTransactionId", "productId", "autoRenewProductId", "autoRenewStatus",
-                          "expirationIntent", "inBillingRetry", "gracePeriodExpiresMs", "signedMs", "jws"]
+                          "expirationIntent", "inBillingRetry", "gracePeriodExpiresMs", "signedMs", "jws", "unsubscribeDetectedMs", "autoRenewOnMs"]
 }
 
 /// A refund request the App Store told of (CONSUMPTION_REQUEST), and how it was answered and

@@ -3,8 +3,16 @@
 public struct CustomerInfo: Codable, Sendable, Equatable {
     /// The app's own ID for the user, as in the request path; transactions are linked to it.
     public var appUserId: String
-    /// When the backend first heard of the customer, by its own clock.
+    /// When the backend first heard of the customer, by its own clock (the earliest of any ID merged in).
     public var firstSeen: Int64
+    /// The ID the customer was first known by: an anonymous ID merged in on log in, else `appUserId`.
+    public var originalAppUserId: String
+    /// Every other ID that names this customer (merged or logged in from), sorted.
+    public var aliases: [String]
+    /// When the app last read or posted for the customer (saved within a second); nil before that.
+    public var lastSeen: Int64?
+    /// What the app set with `PUT /v1/customers/{id}/attributes`, by key.
+    public var subscriberAttributes: [String: Attribute]
     /// The store's clock as the backend knows it (the later of its own clock and the latest
     /// signed date received): what `isActive` is judged at.
     public var requestDate: Int64
@@ -17,6 +25,33 @@ public struct CustomerInfo: Codable, Sendable, Equatable {
     public var subscriptions: [Subscription]
     /// Every other purchase (consumables included), oldest first.
     public var nonSubscriptions: [NonSubscription]
+
+    enum CodingKeys: String, CodingKey {
+        case appUserId, firstSeen, originalAppUserId, aliases, lastSeen, subscriberAttributes, requestDate, managementURL
+        case entitlements, subscriptions, nonSubscriptions
+    }
+
+    /// Absent values are written as null, so every field is always there.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(appUserId, forKey: .appUserId)
+        try c.encode(firstSeen, forKey: .firstSeen)
+        try c.encode(originalAppUserId, forKey: .originalAppUserId)
+        try c.encode(aliases, forKey: .aliases)
+        try c.encode(lastSeen, forKey: .lastSeen)
+        try c.encode(subscriberAttributes, forKey: .subscriberAttributes)
+        try c.encode(requestDate, forKey: .requestDate)
+        try c.encode(managementURL, forKey: .managementURL)
+        try c.encode(entitlements, forKey: .entitlements)
+        try c.encode(subscriptions, forKey: .subscriptions)
+        try c.encode(nonSubscriptions, forKey: .nonSubscriptions)
+    }
+
+    /// One subscriber attribute: its value and when the app set it (ms).
+    public struct Attribute: Codable, Sendable, Equatable {
+        public var value: String
+        public var updatedAt: Int64
+    }
 
     /// Access to one named feature, as the best of the products that grant it gives it.
     public struct Entitlement: Codable, Sendable, Equatable {
@@ -42,8 +77,10 @@ public struct CustomerInfo: Codable, Sendable, Equatable {
         public var ownershipType: String
         /// The app whose product grants it, for a backend serving several apps.
         public var bundleId: String
+        /// `app_store`, or `promotional` for an entitlement granted by hand (RevenueCat's values).
+        public var store: String
     
-        enum CodingKeys: String, CodingKey { case isActive, productId, expiresDate, purchaseDate, willRenew, periodType, billingIssueDetectedAt, gracePeriodExpiresDate, environment, ownershipType, bundleId }
+        enum CodingKeys: String, CodingKey { case isActive, productId, expiresDate, purchaseDate, willRenew, periodType, billingIssueDetectedAt, gracePeriodExpiresDate, environment, ownershipType, bundleId, store }
 
         /// Absent values are written as null, so every field is always there.
         public func encode(to encoder: any Encoder) throws {
@@ -59,6 +96,7 @@ public struct CustomerInfo: Codable, Sendable, Equatable {
             try c.encode(environment, forKey: .environment)
             try c.encode(ownershipType, forKey: .ownershipType)
             try c.encode(bundleId, forKey: .bundleId)
+            try c.encode(store, forKey: .store)
         }
     }
 
@@ -104,8 +142,14 @@ public struct CustomerInfo: Codable, Sendable, Equatable {
         public var environment: String
         /// `PURCHASED` or `FAMILY_SHARED` (Apple's `inAppOwnershipType`).
         public var ownershipType: String
+        /// `app_store`.
+        public var store: String
+        /// When auto-renew was seen turned off (RevenueCat's `unsubscribe_detected_at`); nil while it is on.
+        public var unsubscribeDetectedAt: Int64?
+        /// When the latest period was refunded (`revocationDate`, unless Family Sharing revoked it).
+        public var refundedAt: Int64?
     
-        enum CodingKeys: String, CodingKey { case originalTransactionId, latestTransactionId, productId, subscriptionGroupIdentifier, bundleId, status, isActive, purchaseDate, originalPurchaseDate, expiresDate, willRenew, autoRenewProductId, periodType, billingIssueDetectedAt, gracePeriodExpiresDate, revocationDate, price, currency, environment, ownershipType }
+        enum CodingKeys: String, CodingKey { case originalTransactionId, latestTransactionId, productId, subscriptionGroupIdentifier, bundleId, status, isActive, purchaseDate, originalPurchaseDate, expiresDate, willRenew, autoRenewProductId, periodType, billingIssueDetectedAt, gracePeriodExpiresDate, revocationDate, price, currency, environment, ownershipType, store, unsubscribeDetectedAt, refundedAt }
 
         /// Absent values are written as null, so every field is always there.
         public func encode(to encoder: any Encoder) throws {
@@ -130,6 +174,9 @@ public struct CustomerInfo: Codable, Sendable, Equatable {
             try c.encode(currency, forKey: .currency)
             try c.encode(environment, forKey: .environment)
             try c.encode(ownershipType, forKey: .ownershipType)
+            try c.encode(store, forKey: .store)
+            try c.encode(unsubscribeDetectedAt, forKey: .unsubscribeDetectedAt)
+            try c.encode(refundedAt, forKey: .refundedAt)
         }
     }
 
@@ -155,8 +202,12 @@ public struct CustomerInfo: Codable, Sendable, Equatable {
         public var environment: String
         /// `PURCHASED` or `FAMILY_SHARED` (Apple's `inAppOwnershipType`).
         public var ownershipType: String
+        /// `app_store`.
+        public var store: String
+        /// When it was refunded (`revocationDate`, unless Family Sharing revoked it).
+        public var refundedAt: Int64?
     
-        enum CodingKeys: String, CodingKey { case transactionId, productId, type, bundleId, purchaseDate, revocationDate, price, currency, environment, ownershipType }
+        enum CodingKeys: String, CodingKey { case transactionId, productId, type, bundleId, purchaseDate, revocationDate, price, currency, environment, ownershipType, store, refundedAt }
 
         /// Absent values are written as null, so every field is always there.
         public func encode(to encoder: any Encoder) throws {
@@ -171,6 +222,8 @@ public struct CustomerInfo: Codable, Sendable, Equatable {
             try c.encode(currency, forKey: .currency)
             try c.encode(environment, forKey: .environment)
             try c.encode(ownershipType, forKey: .ownershipType)
+            try c.encode(store, forKey: .store)
+            try c.encode(refundedAt, forKey: .refundedAt)
         }
     }
 }

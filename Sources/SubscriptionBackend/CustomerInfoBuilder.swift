@@ -3,17 +3,21 @@
 enum CustomerInfoBuilder {
     static let managementURL = "https://apps.apple.com/account/subscriptions"
 
+    /// `appUserId` may be an alias: the info is its customer's.
     static func load(appUserId: String, database: BackendDatabase, apps: [AppConfiguration], wallMs: Int64) async throws -> CustomerInfo? {
-        guard let customer = try await database.customer(appUserId) else { return nil }
-        let transactions = try await database.transactions(appUserId: appUserId)
-        let renewals = try await database.renewals(appUserId: appUserId)
+        guard let customer = try await database.customer(named: appUserId) else { return nil }
+        let id = customer.appUserId
+        let transactions = try await database.transactions(appUserId: id)
+        let renewals = try await database.renewals(appUserId: id)
         let clock = try await database.storeClock()
         return build(customer: customer, transactions: transactions, renewals: renewals, apps: apps,
-                     nowMs: max(wallMs, clock ?? 0))
+                     nowMs: max(wallMs, clock ?? 0), attributes: try await database.attributes(appUserId: id),
+                     grants: try await database.grants(appUserId: id), aliases: try await database.userAliases(appUserId: id))
     }
 
     static func build(customer: CustomerRow, transactions: [TransactionRow], renewals: [RenewalRow],
-                      apps: [AppConfiguration], nowMs: Int64) -> CustomerInfo {
+                      apps: [AppConfiguration], nowMs: Int64, attributes: [AttributeRow] = [], grants: [GrantRow] = [],
+                      aliases: [String] = []) -> CustomerInfo {
         let renewalByOriginal = Dictionary(renewals.map { ("\($0.environment)|\($0.originalTransactionId)", $0) }, uniquingKeysWith: { a, _ in a })
         let chains = Dictionary(grouping: transactions.filter { $0.type == EventRules.autoRenewable },
                                 by: { "\($0.environment)|\($0.originalTransactionId)" })
@@ -29,7 +33,7 @@ enum CustomerInfoBuilder {
                 CustomerInfo.NonSubscription(
                     transactionId: t.transactionId, productId: t.productId, type: t.type, bundleId: t.bundleId,
                     purchaseDate: t.purchaseMs, revocationDate: t.revocationMs, price: t.price, currency: t.currency,
-                    environment: t.environment, ownershipType: t.ownership)
+                    environment: t.environment, ownershipType: t.ownership, store: appStore, refundedAt: refundedAt(t))
             }
 
         var entitlements: [String: CustomerInfo.Entitlement] = [:]
@@ -46,7 +50,7 @@ enum CustomerInfoBuilder {
                 isActive: s.isActive, productId: s.productId, expiresDate: s.expiresDate, purchaseDate: s.purchaseDate,
                 willRenew: s.willRenew, periodType: s.periodType, billingIssueDetectedAt: s.billingIssueDetectedAt,
                 gracePeriodExpiresDate: s.gracePeriodExpiresDate, environment: s.environment, ownershipType: s.ownershipType,
-                bundleId: s.bundleId))
+                bundleId: s.bundleId, store: appStore))
         }
         for t in transactions where t.type != EventRules.autoRenewable {
             guard let app = apps.first(where: { $0.bundleId == t.bundleId }),
@@ -56,11 +60,23 @@ enum CustomerInfoBuilder {
             offer(name, CustomerInfo.Entitlement(
                 isActive: active, productId: t.productId, expiresDate: t.expiresMs, purchaseDate: t.purchaseMs, willRenew: false,
                 periodType: "normal", billingIssueDetectedAt: nil, gracePeriodExpiresDate: nil, environment: t.environment,
-                ownershipType: t.ownership, bundleId: t.bundleId))
+                ownershipType: t.ownership, bundleId: t.bundleId, store: appStore))
         }
+        for grant in grants { offer(grant.entitlement, PromotionalGrant.entitlement(grant, nowMs: nowMs)) }
         return CustomerInfo(
-            appUserId: customer.appUserId, firstSeen: customer.firstSeenMs, requestDate: nowMs, managementURL: managementURL,
+            appUserId: customer.appUserId, firstSeen: customer.firstSeenMs,
+            originalAppUserId: customer.originalAppUserId ?? customer.appUserId, aliases: aliases, lastSeen: customer.lastSeenMs,
+            subscriberAttributes: Dictionary(attributes.map { ($0.key, CustomerInfo.Attribute(value: $0.value, updatedAt: $0.updatedMs)) },
+                                             uniquingKeysWith: { a, _ in a }),
+            requestDate: nowMs, managementURL: managementURL,
             entitlements: entitlements, subscriptions: subscriptions, nonSubscriptions: nonSubscriptions)
+    }
+
+    static let appStore = "app_store"
+
+    /// A refund's date: the revocation, unless Family Sharing took the purchase away.
+    static func refundedAt(_ t: TransactionRow) -> Int64? {
+        t.revocationType == "FAMILY_REVOKE" ? nil : t.revocationMs
     }
 
     /// Apple's status for the subscription, from its latest transaction and renewal info, at `nowMs`.
@@ -87,6 +103,7 @@ enum CustomerInfoBuilder {
             autoRenewProductId: renewal?.autoRenewProductId, periodType: Entitlements.periodType(latest),
             billingIssueDetectedAt: inRetry ? latest.expiresMs : nil, gracePeriodExpiresDate: graceUntil,
             revocationDate: latest.revocationMs, price: latest.price, currency: latest.currency,
-            environment: latest.environment, ownershipType: latest.ownership)
+            environment: latest.environment, ownershipType: latest.ownership, store: appStore,
+            unsubscribeDetectedAt: renewal?.autoRenewStatus == 0 ? renewal?.unsubscribeDetectedMs : nil, refundedAt: refundedAt(latest))
     }
 }

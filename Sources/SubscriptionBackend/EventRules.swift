@@ -57,6 +57,23 @@ enum EventRules {
         return out
     }
 
+    /// RevenueCat's `unsubscribe_detected_at`: the first signing seen with auto-renew off after
+    /// the last one seen with it on. Every signing counts, older ones arriving late included, so
+    /// shuffled arrivals end the same (`autoRenewOnMs` is the latest "on", `unsubscribeDetectedMs`
+    /// the earliest "off" after it). One order is not recovered: an "on" arriving after "off"s from
+    /// both before and after it leaves none until the next "off". Returns the two for the stored row.
+    static func unsubscribeDetected(stored: RenewalRow?, signing: RenewalRow) -> (onMs: Int64?, offMs: Int64?) {
+        var on = stored?.autoRenewOnMs
+        var off = stored?.unsubscribeDetectedMs
+        if signing.autoRenewStatus == 1 {
+            on = max(on ?? signing.signedMs, signing.signedMs)
+        } else if signing.autoRenewStatus == 0, signing.signedMs > (on ?? Int64.min) {
+            off = min(off ?? signing.signedMs, signing.signedMs)
+        }
+        if let o = off, let n = on, o <= n { off = nil }
+        return (on, off)
+    }
+
     /// Renewal info replaced by a newer one. `latest` is the subscription's latest transaction.
     static func renewalChanged(old: RenewalRow?, new: RenewalRow, latest: TransactionRow?) -> [Candidate] {
         var out: [Candidate] = []

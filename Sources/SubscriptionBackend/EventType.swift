@@ -24,6 +24,9 @@ public enum EventType: String, Codable, Sendable, CaseIterable {
     /// A price increase that needs the subscriber's consent was announced (`PENDING`), or consented
     /// to (`ACCEPTED`): Apple's PRICE_INCREASE notification.
     case priceIncrease = "PRICE_INCREASE"
+    /// A purchase moved from one identified customer to another (the app posted it for a second
+    /// customer under the `transfer` policy): RevenueCat's TRANSFER.
+    case transfer = "TRANSFER"
     /// Sent on demand (`POST /v1/admin/webhooks/test`, the dashboard) to check a receiver.
     case test = "TEST"
 }

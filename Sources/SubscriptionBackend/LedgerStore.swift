@@ -63,6 +63,11 @@ final class LedgerStore {
     private var newCustomers: [CustomerRow] = []
     private var newAliases: [AliasRow] = []
     private var newLinks: [LinkRow] = []
+    /// Links moved to another customer (a transfer, a relink after a deletion), saved with an upsert.
+    private var movedLinks: [ChainKey: LinkRow] = [:]
+    /// Anonymous customers merged into identified ones, in order; run after every other write.
+    private var merges: [(from: String, into: String)] = []
+    private var newUserAliases: [UserAliasRow] = []
     private var changedTransactions: [ChainKey: [String: TransactionRow]] = [:]
     private var changedRenewals: [ChainKey: RenewalRow] = [:]
     private var changedCursors: [String: CursorRow] = [:]
@@ -254,6 +259,43 @@ final class LedgerStore {
         }
     }
 
+    /// Moves the subscription to another customer; its events so far stay with the one they happened to.
+    func move(_ row: LinkRow) {
+        let key = ChainKey(environment: row.environment, original: row.originalTransactionId)
+        links[key] = row
+        if let index = newLinks.firstIndex(where: { $0.environment == row.environment && $0.originalTransactionId == row.originalTransactionId }) {
+            newLinks[index] = row
+        } else {
+            movedLinks[key] = row
+        }
+    }
+
+    /// Merges customer `from` (anonymous) into `into`: every purchase, event, token, attribute and
+    /// alias of `from` becomes `into`'s, and `from` becomes `into`'s alias. Saved last in `flush`.
+    func merge(from: String, into: String) {
+        for (key, link) in links where link?.appUserId == from {
+            links[key] = LinkRow(environment: key.environment, originalTransactionId: key.original, bundleId: link?.bundleId ?? "", appUserId: into)
+        }
+        for (token, alias) in aliases where alias?.appUserId == from { aliases[token] = AliasRow(appAccountToken: token, appUserId: into) }
+        for index in newEvents.indices where newEvents[index].appUserId == from { newEvents[index].appUserId = into }
+        customers[from] = false
+        merges.append((from, into))
+    }
+
+    /// The customer an ID the app names stands for: itself, unless it was merged into or logged in
+    /// to another (an alias), in this transaction or before.
+    func resolve(_ id: String) async throws -> String {
+        if let merged = merges.last(where: { $0.from == id }) { return try await resolve(merged.into) }
+        if let alias = newUserAliases.last(where: { $0.alias == id }) { return alias.appUserId }
+        if try await customerExists(id) { return id }
+        return try await store.resolve(id) ?? id
+    }
+
+    /// Names `appUserId` by another ID too (the log in of an anonymous device ID into a known customer).
+    func insert(_ row: UserAliasRow) {
+        newUserAliases.append(row)
+    }
+
     func customerExists(_ appUserId: String) async throws -> Bool {
         if customers[appUserId] == nil { try await load([LedgerKeys(customers: [appUserId])]) }
         return customers[appUserId] ?? false
@@ -352,6 +394,9 @@ final class LedgerStore {
         try await store.ownEvents(of: newLinks.filter {
             unowned.contains(ChainKey(environment: $0.environment, original: $0.originalTransactionId))
         })
+        try await store.insert(Array(movedLinks.values), into: "bk_links", replacingOn: ["environment", "originalTransactionId"])
+        try await store.insert(newUserAliases, into: "bk_user_aliases", replacingOn: ["alias"])
+        for merge in merges { try await store.mergeCustomer(from: merge.from, into: merge.into) }
         for row in transactions { storedTransactions.insert(Self.storedKey(row)) }
         storedRenewals.formUnion(changedRenewals.keys)
         storedCursors.formUnion(changedCursors.keys)
@@ -360,6 +405,9 @@ final class LedgerStore {
         newCustomers = []
         newAliases = []
         newLinks = []
+        movedLinks = [:]
+        merges = []
+        newUserAliases = []
         changedTransactions = [:]
         changedRenewals = [:]
         changedCursors = [:]

@@ -11,6 +11,25 @@ struct LedgerWriter {
     let nowMs: Int64
     /// Events recorded by this transaction, in order.
     private(set) var events: [EventRow] = []
+    /// Set when a posted purchase stayed with the identified customer who had it (`keep` policy).
+    private(set) var keptWith: String?
+
+    /// Who is behind a transaction being applied, and so what may become of its link.
+    enum Source: Equatable {
+        /// The App Store's own data (a notification): it names no app user, only a token.
+        case appStore
+        /// Transaction History read for this customer: the same Apple account's purchases.
+        case sameAccount(String)
+        /// The app posted it for this customer: a claim, which may merge, transfer or be refused.
+        case app(String)
+
+        var user: String? {
+            switch self {
+            case .appStore: nil
+            case .sameAccount(let user), .app(let user): user
+            }
+        }
+    }
 
     init(store: LedgerStore, app: AppConfiguration, webhooks: [WebhookTarget], nowMs: Int64) {
         self.store = store
@@ -38,7 +57,7 @@ struct LedgerWriter {
         store.insert(NotificationRow(
             notificationUUID: notification.uuid, bundleId: app.bundleId, environment: notification.environment,
             type: notification.type, subtype: notification.subtype, signedMs: notification.signedDate, receivedMs: nowMs))
-        if let transaction = notification.transaction { try await apply(transaction, owner: nil) }
+        if let transaction = notification.transaction { try await apply(transaction, from: .appStore) }
         if let renewal = notification.renewal { try await apply(renewal) }
         if notification.type == "CONSUMPTION_REQUEST", let transaction = notification.transaction {
             try await refundRequested(notification, transaction: transaction)
@@ -81,11 +100,10 @@ struct LedgerWriter {
         return appUserId
     }
 
-    /// Stores the transaction if it is newer than what we hold, links it to `owner` (or, for
-    /// data from the App Store, to the existing link, the token's user, or the token itself).
-    mutating func apply(_ signed: SignedTransaction, owner: String?) async throws {
+    /// Stores the transaction if it is newer than what we hold, and links it (`link`).
+    mutating func apply(_ signed: SignedTransaction, from source: Source) async throws {
         let row = Self.row(signed, groupId: signed.fields.subscriptionGroupIdentifier)
-        try await link(environment: row.environment, original: row.originalTransactionId, owner: owner, token: row.appAccountToken)
+        try await link(environment: row.environment, original: row.originalTransactionId, source: source, token: row.appAccountToken)
         let old = try await store.transaction(environment: row.environment, id: row.transactionId, original: row.originalTransactionId)
         try await advanceCursor(environment: row.environment, notificationMs: nil, clockMs: row.signedMs)
         if let old, !EventRules.isNewer(signedMs: row.signedMs, jws: row.jws, than: old.signedMs, old.jws) { return }
@@ -136,14 +154,23 @@ struct LedgerWriter {
     mutating func apply(_ signed: SignedRenewalInfo) async throws {
         let f = signed.fields
         let environment = f.environment ?? ""
-        let row = RenewalRow(
+        var row = RenewalRow(
             environment: environment, originalTransactionId: f.originalTransactionId ?? "", productId: f.productId,
             autoRenewProductId: f.autoRenewProductId, autoRenewStatus: f.autoRenewStatus, expirationIntent: f.expirationIntent,
             inBillingRetry: f.isInBillingRetryPeriod ?? false, gracePeriodExpiresMs: f.gracePeriodExpiresDate,
             signedMs: f.signedDate ?? 0, jws: signed.jws)
         let old = try await store.renewal(environment: environment, original: row.originalTransactionId)
         try await advanceCursor(environment: environment, notificationMs: nil, clockMs: row.signedMs)
-        if let old, !EventRules.isNewer(signedMs: row.signedMs, jws: row.jws, than: old.signedMs, old.jws) { return }
+        let (onMs, offMs) = EventRules.unsubscribeDetected(stored: old, signing: row)
+        if var old, !EventRules.isNewer(signedMs: row.signedMs, jws: row.jws, than: old.signedMs, old.jws) {
+            // An older signing changes nothing but what it tells of auto-renew's history.
+            if old.autoRenewOnMs != onMs || old.unsubscribeDetectedMs != offMs {
+                (old.autoRenewOnMs, old.unsubscribeDetectedMs) = (onMs, offMs)
+                store.replace(old)
+            }
+            return
+        }
+        (row.autoRenewOnMs, row.unsubscribeDetectedMs) = (onMs, offMs)
         store.replace(row)
         let latest = try await store.latestTransaction(environment: environment, original: row.originalTransactionId)
         for candidate in EventRules.renewalChanged(old: old, new: row, latest: latest) { try await record(candidate) }
@@ -163,16 +190,52 @@ struct LedgerWriter {
 
     // MARK: customers
 
-    private func link(environment: String, original: String, owner: String?, token: String?) async throws {
-        if try await store.link(environment: environment, original: original) != nil { return }
-        var user = owner
-        if user == nil, let token, !token.isEmpty {
-            let alias = try await store.alias(token: token.lowercased())
-            user = alias?.appUserId ?? token.lowercased()
+    /// Links the subscription to a customer. Unlinked: to the source's user, else the token's user,
+    /// else the token itself, else an anonymous customer of its own. Linked to someone else: an
+    /// anonymous owner (or one named only by this token, now claimed) merges into the user; a
+    /// deleted one gives way; between identified customers only the app's claim moves it, by
+    /// the app's transfer policy (`CustomerIdentity.claim`).
+    private mutating func link(environment: String, original: String, source: Source, token: String?) async throws {
+        var user = source.user
+        var tokenUser: String?
+        if let token, !token.isEmpty {
+            tokenUser = try await store.alias(token: token)?.appUserId
+            if user == nil { user = tokenUser ?? token }
         }
-        guard let user else { return }
-        store.insert(LinkRow(environment: environment, originalTransactionId: original, bundleId: app.bundleId, appUserId: user))
-        try await seeCustomer(user)
+        guard let existing = try await store.link(environment: environment, original: original) else {
+            let owner = user ?? CustomerIdentity.anonymousId(environment: environment, originalTransactionId: original)
+            store.insert(LinkRow(environment: environment, originalTransactionId: original, bundleId: app.bundleId, appUserId: owner))
+            try await seeCustomer(owner)
+            return
+        }
+        guard let user, user != existing.appUserId else { return }
+        // A customer named by this purchase's token alone is provisional until someone claims the token.
+        let provisional = token.map { existing.appUserId == $0 && tokenUser == user } ?? false
+        var claim = CustomerIdentity.claim(current: existing.appUserId, claimant: user, policy: app.transferPolicy)
+        if provisional { claim = .merge }
+        switch (claim, source) {
+        case (.same, _):
+            return
+        case (.merge, _):
+            try await seeCustomer(user)
+            store.merge(from: existing.appUserId, into: user)
+        case (.relink, .app), (.relink, .sameAccount):
+            try await seeCustomer(user)
+            store.move(LinkRow(environment: environment, originalTransactionId: original, bundleId: existing.bundleId, appUserId: user))
+        case (.join, .app):
+            store.merge(from: user, into: existing.appUserId)
+        case (.transfer, .app):
+            try await seeCustomer(user)
+            store.move(LinkRow(environment: environment, originalTransactionId: original, bundleId: existing.bundleId, appUserId: user))
+            try await record(EventRules.Candidate(
+                type: .transfer, key: "transfer|\(environment)|\(original)|\(existing.appUserId)|\(user)|\(nowMs)",
+                storeTimeMs: nowMs, environment: environment, originalTransactionId: original, transaction: nil, productId: nil),
+                transfer: (existing.appUserId, user))
+        case (.keep, .app):
+            keptWith = existing.appUserId
+        default:
+            return
+        }
     }
 
     func seeCustomer(_ appUserId: String) async throws {
@@ -200,7 +263,7 @@ struct LedgerWriter {
     /// Records the event once (its ID comes from its key) with one outbox row per webhook URL
     /// whose filters take it.
     private mutating func record(_ candidate: EventRules.Candidate, refundRequest: WebhookPayload.RefundRequest? = nil,
-                                 priceIncreaseStatus: String? = nil) async throws {
+                                 priceIncreaseStatus: String? = nil, transfer: (from: String, to: String)? = nil) async throws {
         let id = Self.eventId(candidate.key)
         if try await store.eventExists(id, environment: candidate.environment, original: candidate.originalTransactionId) { return }
         let transaction: TransactionRow?
@@ -220,6 +283,10 @@ struct LedgerWriter {
             periodType: transaction.map(Entitlements.periodType) ?? "normal", ownershipType: transaction?.ownership,
             eventTimestampMs: candidate.storeTimeMs, store: "APP_STORE", priceIncreaseStatus: priceIncreaseStatus,
             refundRequest: refundRequest)
+        if let transfer {
+            payload.transferredFrom = [transfer.from]
+            payload.transferredTo = [transfer.to]
+        }
         if let transaction {
             let chain = try await store.transactions(environment: transaction.environment, original: transaction.originalTransactionId)
             payload.describe(transaction, chain: chain, smallBusiness: app.smallBusinessProgram)

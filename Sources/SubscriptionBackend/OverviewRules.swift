@@ -189,8 +189,7 @@ extension SubscriptionBackend {
     /// The overview's figures from the backend's own tables, at the store's clock as the backend
     /// knows it; of one environment (`Production`, `Sandbox`) or, when nil, of both.
     public func overview(environment: String?) async throws -> OverviewFigures {
-        let clock = try await database.storeClock()
-        let now = max(nowMs(), clock ?? 0)
+        let now = try await storeNowMs()
         let since = OverviewRules.readStart(nowMs: now)
         var figures = OverviewRules.figures(OverviewRules.Input(
             transactions: try await database.overviewTransactions(environment: environment, sinceMs: since),

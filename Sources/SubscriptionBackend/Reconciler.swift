@@ -239,7 +239,7 @@ public final class Reconciler: Sendable {
                     // Transaction History signs everything now: purchase order is the order of change.
                     for transaction in batch.sorted(by: { (($0.fields.purchaseDate ?? 0), $0.fields.transactionId ?? "") < (($1.fields.purchaseDate ?? 0), $1.fields.transactionId ?? "") }) {
                         // Same Apple account: its other subscriptions belong to this customer too.
-                        try await writer.apply(transaction, owner: user)
+                        try await writer.apply(transaction, from: .sameAccount(user))
                     }
                     if let newRevision {
                         try await store.store.replace(RevisionRow(environment: environment, bundleId: app.bundleId, appUserId: user, revision: newRevision))
@@ -303,7 +303,7 @@ public final class Reconciler: Sendable {
             let events = try await database.writeLedger { store in
                 var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: backend.nowMs())
                 try await store.load(found.map { LedgerKeys().adding($0, app: app) } + [LedgerKeys(chains: [ChainKey(environment: environment, original: original)])])
-                for t in found { try await writer.apply(t, owner: nil) }
+                for t in found { try await writer.apply(t, from: .appStore) }
                 for r in foundRenewals { try await writer.apply(r) }
                 return writer.events.count
             }

@@ -21,14 +21,21 @@ public final class SubscriptionBackend: Sendable {
     public let clock: WallClock
     /// Ingest's group commit: concurrent notifications and app posts share transactions.
     let ingest: IngestBatcher
+    /// Customers' `lastSeen`, saved in the background.
+    let lastSeen: LastSeenRecorder
+    /// New identifiers (a grant's, a deleted customer's stand-in): injected so tests may fix them.
+    let uuids: @Sendable () -> UUID
 
     /// Validates the configuration and builds each app's checker from its roots: Apple's
     /// (fingerprint-checked) when trusted, the app's root files, then `extraRootsDER`.
     public init(configuration: BackendConfiguration, database: BackendDatabase, extraRootsDER: [[UInt8]] = [],
                 logger: Logger = Logger(label: "backend"), clock: WallClock = .system,
+                uuids: @escaping @Sendable () -> UUID = { UUID() },
                 onEvents: @escaping @Sendable () -> Void = {}) throws {
         try configuration.validate()
         self.clock = clock
+        self.uuids = uuids
+        self.lastSeen = LastSeenRecorder(database: database)
         self.configuration = configuration
         self.database = database
         self.ingest = IngestBatcher(database: database)
@@ -93,23 +100,29 @@ public final class SubscriptionBackend: Sendable {
             throw rejected(error, bundleId: checker.app.bundleId, what: "transaction")
         }
         let webhooks = configuration.webhooks
-        let (owner, events) = try await ingest.write(keys: LedgerWriter.keys(transaction, appUserId: appUserId, app: checker.app)) { store in
+        let (owner, events, keptWith) = try await ingest.write(keys: LedgerWriter.keys(transaction, appUserId: appUserId, app: checker.app)) { store in
             var writer = LedgerWriter(store: store, app: checker.app, webhooks: webhooks, nowMs: self.nowMs())
-            try await writer.seeCustomer(appUserId)
-            let owner = try await writer.claim(token: transaction.fields.appAccountToken, for: appUserId)
-            try await writer.apply(transaction, owner: owner)
+            let poster = try await store.resolve(appUserId)
+            try await writer.seeCustomer(poster)
+            let owner = try await writer.claim(token: transaction.fields.appAccountToken, for: poster)
+            try await writer.apply(transaction, from: .app(owner))
             let linked = try await writer.owner(environment: transaction.fields.environment ?? "",
                                                 original: transaction.fields.originalTransactionId ?? "")
-            return (linked ?? owner, writer.events.count)
+            let kept = writer.keptWith
+            return (kept == nil ? linked ?? owner : owner, writer.events.count, kept)
         }
         if events > 0 { onEvents() }
+        if keptWith != nil { throw PurchaseBelongsToAnotherCustomer() }
         guard let info = try await customerInfo(appUserId: owner) else { throw BackendRequestError("customer \(owner) vanished") }
         return info
     }
 
     /// Customer info from the backend's own state; nil for an unknown customer.
+    /// `appUserId` may be an alias (an ID merged in or logged in from). Notes the sighting (`lastSeen`).
     public func customerInfo(appUserId: String) async throws -> CustomerInfo? {
-        try await CustomerInfoBuilder.load(appUserId: appUserId, database: database, apps: configuration.apps, wallMs: nowMs())
+        let info = try await CustomerInfoBuilder.load(appUserId: appUserId, database: database, apps: configuration.apps, wallMs: nowMs())
+        if let info { lastSeen.saw(info.appUserId, atMs: nowMs()) }
+        return info
     }
 
     /// Records a TEST event for `bundleId` (the first app when nil) and queues it to every webhook:

@@ -56,6 +56,10 @@ public struct WebhookPayload: Codable, Sendable, Equatable {
     public var priceIncreaseStatus: String? = nil
     /// For `REFUND_REQUESTED` and `CONSUMPTION_REQUEST_ANSWERED`: the request; absent otherwise.
     public var refundRequest: RefundRequest? = nil
+    /// For `TRANSFER`: the customer the purchase moved from (RevenueCat's `transferred_from`).
+    public var transferredFrom: [String]? = nil
+    /// For `TRANSFER`: the customer it moved to (RevenueCat's `transferred_to`); also `appUserId`.
+    public var transferredTo: [String]? = nil
 
     /// A refund request as the two refund-control events carry it.
     public struct RefundRequest: Codable, Sendable, Equatable {
@@ -88,6 +92,14 @@ public struct WebhookPayload: Codable, Sendable, Equatable {
     static func region(ofLocale locale: String) -> String? {
         guard let last = locale.split(separator: "_").last, last.count == 2, last.allSatisfy({ $0.isUppercase }) else { return nil }
         return String(last)
+    }
+
+    /// Names `standIn` wherever it named one of `names` (a deleted customer's events).
+    mutating func replaceCustomer(_ names: Set<String>, with standIn: String) {
+        let swap = { (id: String) in names.contains(id) ? standIn : id }
+        appUserId = appUserId.map(swap)
+        transferredFrom = transferredFrom?.map(swap)
+        transferredTo = transferredTo?.map(swap)
     }
 
     func json() -> String {

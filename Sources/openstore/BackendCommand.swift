@@ -34,6 +34,7 @@ struct BackendCommand: AsyncParsableCommand {
     @Option(name: .customLong("entitlement"), help: ArgumentHelp("product=entitlement (repeatable).", valueName: "pair")) var entitlementPairs: [String] = []
     @Option(name: .customLong("refund-control"), help: ArgumentHelp("Answer the app's refund requests (CONSUMPTION_REQUEST): off, preferRefund, preferDecline or dataOnly (default off; needs --api-key).", valueName: "policy")) var refundControl: RefundControlConfiguration.Policy?
     @Option(name: .customLong("refund-consent"), help: ArgumentHelp("Whose refund requests are answered: recorded (customers whose consent the app recorded; default) or all.", valueName: "whose")) var refundConsent: RefundControlConfiguration.Consent?
+    @Option(name: .customLong("transfer-policy"), help: ArgumentHelp("When the app posts a purchase another identified customer has: transfer (default; a TRANSFER event) or keep (answered 409).", valueName: "policy")) var transferPolicy: TransferPolicy?
     @Flag(name: .customLong("small-business-program"), help: "The developer is in Apple's Small Business Program: webhooks' proceeds use a 15 % commission.") var smallBusinessProgram = false
     @Option(name: .customLong("webhook"), help: ArgumentHelp("URL=SECRET: send events there, signed with SECRET (repeatable).", valueName: "url=secret")) var webhooks: [String] = []
     @Option(name: .customLong("slack-webhook"), help: ArgumentHelp("A Slack incoming-webhook URL: events as {\"text\": …} (repeatable).", valueName: "url")) var slackWebhooks: [String] = []
@@ -77,6 +78,7 @@ struct BackendCommand: AsyncParsableCommand {
             if let refundControl { app.refundControl.policy = refundControl }
             if let refundConsent { app.refundControl.consent = refundConsent }
             if smallBusinessProgram { app.smallBusinessProgram = true }
+            if let transferPolicy { app.transferPolicy = transferPolicy }
             for pair in entitlementPairs {
                 let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
                 guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
@@ -156,3 +158,4 @@ enum StoreEnvironmentName {
 
 extension RefundControlConfiguration.Policy: ExpressibleByArgument {}
 extension RefundControlConfiguration.Consent: ExpressibleByArgument {}
+extension TransferPolicy: ExpressibleByArgument {}
