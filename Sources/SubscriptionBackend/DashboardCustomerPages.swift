@@ -51,6 +51,7 @@ extension DashboardPages {
             }
             html.element("p", [("class", "bd-muted")],
                          text: "First seen \(DashboardDocument.time(info.firstSeen)); state at \(DashboardDocument.time(info.requestDate)) on the store's clock. The same as GET /v1/customers/{appUserId}.")
+            identity(info, html)
             entitlements(info, html)
             subscriptions(info, html)
             purchases(info, html)
@@ -79,14 +80,30 @@ extension DashboardPages {
 
     static func yesNo(_ value: Bool) -> String { value ? "yes" : "no" }
 
+    /// Who the customer is: the IDs naming them, when the app last asked, what it set.
+    static func identity(_ info: CustomerInfo, _ html: HTMLWriter) {
+        html.element("h2", text: "Identity")
+        table(html, label: "Identity", columns: ["Field", "Value"], rows: [
+            ["Original app user ID", info.originalAppUserId],
+            ["Aliases", info.aliases.isEmpty ? "none" : info.aliases.joined(separator: ", ")],
+            ["Last seen by the app", info.lastSeen.map { DashboardDocument.time($0) } ?? "never"],
+        ])
+        guard !info.subscriberAttributes.isEmpty else { return }
+        table(html, label: "Attributes", columns: ["Attribute", "Value", "Set"],
+              rows: info.subscriberAttributes.keys.sorted().map { key in
+                  let attribute = info.subscriberAttributes[key]!
+                  return [key, attribute.value, DashboardDocument.time(attribute.updatedAt)]
+              })
+    }
+
     static func entitlements(_ info: CustomerInfo, _ html: HTMLWriter) {
         html.element("h2", text: "Entitlements")
         guard !info.entitlements.isEmpty else { html.element("p", text: "None."); return }
         table(html, label: "Entitlements",
-              columns: ["Entitlement", "Active", "Product", "Expires", "Will renew", "Period", "Billing issue", "Grace until", "Environment", "Ownership"],
+              columns: ["Entitlement", "Active", "Store", "Product", "Expires", "Will renew", "Period", "Billing issue", "Grace until", "Environment", "Ownership"],
               rows: info.entitlements.keys.sorted().map { name in
                   let e = info.entitlements[name]!
-                  return [name, yesNo(e.isActive), e.productId, DashboardDocument.time(e.expiresDate), yesNo(e.willRenew), e.periodType,
+                  return [name, yesNo(e.isActive), e.store, e.productId, DashboardDocument.time(e.expiresDate), yesNo(e.willRenew), e.periodType,
                           DashboardDocument.time(e.billingIssueDetectedAt), DashboardDocument.time(e.gracePeriodExpiresDate),
                           e.environment, e.ownershipType]
               })

@@ -61,7 +61,7 @@ enum BackendDashboard {
                     return DashboardPages.message("Bad customer", status: .badRequest, signOut: token != nil,
                                                   text: "The address does not name a customer (1–256 characters of percent-encoded UTF-8, no control characters).")
                 }
-                guard let info = try await backend.customerInfo(appUserId: user) else {
+                guard let info = try await backend.customerInfo(appUserId: user, seenByApp: false) else {
                     return DashboardPages.message("No such customer", status: .notFound, signOut: token != nil,
                                                   text: "The backend knows no customer \(user).")
                 }

@@ -89,7 +89,7 @@ extension SubscriptionBackend {
             }
             return id
         }
-        return try await infoAfterWrite(id)
+        return try await infoAfterWrite(id, seenByApp: true)
     }
 
     /// Grants `entitlement` by hand from now, for `duration` or until `expiresMs`; the customer is created if new.
@@ -139,8 +139,9 @@ extension SubscriptionBackend {
         max(nowMs(), try await database.storeClock() ?? 0)
     }
 
-    private func infoAfterWrite(_ id: String) async throws -> CustomerInfo {
-        guard let info = try await customerInfo(appUserId: id) else { throw BackendRequestError("customer \(id) vanished") }
+    /// Support's grants and revokes are not the app's sightings; its attribute writes are.
+    private func infoAfterWrite(_ id: String, seenByApp: Bool = false) async throws -> CustomerInfo {
+        guard let info = try await customerInfo(appUserId: id, seenByApp: seenByApp) else { throw BackendRequestError("customer \(id) vanished") }
         return info
     }
 }

@@ -118,10 +118,11 @@ public final class SubscriptionBackend: Sendable {
     }
 
     /// Customer info from the backend's own state; nil for an unknown customer.
-    /// `appUserId` may be an alias (an ID merged in or logged in from). Notes the sighting (`lastSeen`).
-    public func customerInfo(appUserId: String) async throws -> CustomerInfo? {
+    /// `appUserId` may be an alias (an ID merged in or logged in from). A read by the app
+    /// (`seenByApp`, not the dashboard's or support's) is noted as the customer's `lastSeen`.
+    public func customerInfo(appUserId: String, seenByApp: Bool = true) async throws -> CustomerInfo? {
         let info = try await CustomerInfoBuilder.load(appUserId: appUserId, database: database, apps: configuration.apps, wallMs: nowMs())
-        if let info { lastSeen.saw(info.appUserId, atMs: nowMs()) }
+        if let info, seenByApp { lastSeen.saw(info.appUserId, atMs: nowMs()) }
         return info
     }
 

@@ -130,6 +130,11 @@ import Testing
             ])
             #expect(page.text.contains("<svg class=\"mg-chart\"") && page.text.contains("Revenue per day by currency"))
 
+            // Attributes the app set are the customer's own text: shown escaped, like the ID.
+            _ = try await backend.setAttributes(appUserId: Self.hostileUser, ["$displayName": "<i onclick=alert(4)>Ann</i>"])
+            _ = try await backend.customerInfo(appUserId: Self.hostileUser)
+            await backend.lastSeen.flush()
+
             // Lookup by a piece of the hostile ID and by transaction ID; the customer page.
             let search = try await client.get("/customers?q=" + FormEncoding.escape("<script>"))
             #expect(search.status == 200 && search.text.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
@@ -139,6 +144,8 @@ import Testing
             #expect(!customer.text.contains("<script>alert") && !customer.text.contains("<img src=x") && !customer.text.contains("<b onmouseover"))
             #expect(customer.text.contains("&lt;b onmouseover=alert(3)&gt;pro&lt;/b&gt;"), "the entitlement's name, escaped")
             #expect(customer.text.contains("data-event=\"INITIAL_PURCHASE\""))
+            #expect(!customer.text.contains("<i onclick") && customer.text.contains("&lt;i onclick=alert(4)&gt;Ann&lt;/i&gt;"))
+            #expect(customer.text.contains("Last seen by the app") && !customer.text.contains("never"), "the app's read above was noted")
 
             // Bad input is a clear 4xx.
             #expect(try await client.get("/customers/nobody").status == 404)
