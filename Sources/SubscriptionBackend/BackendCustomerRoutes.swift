@@ -19,7 +19,8 @@ enum BackendCustomerRoutes {
             } catch let error as AliasConflict {
                 return BackendHTTPServer.error(409, "aliasConflict", error.description)
             } catch let error as BackendRequestError {
-                return BackendHTTPServer.error(400, "invalidRequest", error.description)
+                // Well formed, refused by meaning: an anonymous or deleted ID to log in to.
+                return BackendHTTPServer.error(422, "invalidRequest", error.description)
             }
         }
         v1.delete("/customers/:appUserId") { _, context in
@@ -38,23 +39,25 @@ enum BackendCustomerRoutes {
             }
             do {
                 return try BackendHTTPServer.encoded(try await backend.setAttributes(appUserId: user, body.attributes.mapValues(\.value)))
-            } catch let error as BackendRequestError {
-                return BackendHTTPServer.error(400, "invalidAttributes", error.description)
+            } catch let error as AttributeRefusal {
+                // A key or value against the document's rules is 400; the customer's state refusing it, 422.
+                return BackendHTTPServer.error(error.breaksTheDocument ? 400 : 422, error.code, error.description)
             }
         }
         v1.post("/customers/:appUserId/entitlements/:entitlement/grant") { request, context in
             guard let user = BackendHTTPServer.appUserId(context) else { return BackendHTTPServer.badAppUserId }
             guard let entitlement = entitlement(context) else { return badEntitlement }
             struct Body: Decodable { var duration: PromotionalGrant.Duration?; var expiresDate: Int64?; var bundleId: String? }
-            guard let body: Body = await decode(request) else {
+            guard let body: Body = await decode(request), (body.duration == nil) != (body.expiresDate == nil) else {
                 let durations = PromotionalGrant.Duration.allCases.map(\.rawValue).joined(separator: ", ")
                 return BackendHTTPServer.error(400, "malformed", "expected {\"duration\": one of \(durations)} or {\"expiresDate\": <ms>}, and optionally \"bundleId\"")
             }
             do {
                 return try BackendHTTPServer.encoded(try await backend.grantEntitlement(
                     appUserId: user, entitlement: entitlement, duration: body.duration, expiresMs: body.expiresDate, bundleId: body.bundleId))
-            } catch let error as BackendRequestError {
-                return BackendHTTPServer.error(400, "invalidGrant", error.description)
+            } catch let error as GrantRefusal {
+                return error.unknownApp ? BackendHTTPServer.error(404, "appNotFound", error.description)
+                    : BackendHTTPServer.error(422, "invalidGrant", error.description)
             }
         }
         v1.post("/customers/:appUserId/entitlements/:entitlement/revoke") { _, context in
@@ -79,7 +82,7 @@ enum BackendCustomerRoutes {
     }
 
     static func entitlement(_ context: BasicRequestContext) -> String? {
-        guard let raw = context.parameters.get("entitlement"), let name = FormEncoding.pathDecoded(raw), valid(name), name.count <= 100
+        guard let raw = context.parameters.get("entitlement"), let name = FormEncoding.pathDecoded(raw), valid(name), name.unicodeScalars.count <= 100
         else { return nil }
         return name
     }

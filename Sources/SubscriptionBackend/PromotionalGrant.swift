@@ -43,3 +43,10 @@ public enum PromotionalGrant {
             store: "promotional")
     }
 }
+
+/// A grant refused: for an app the backend does not serve (`unknownApp`), else for its meaning
+/// (an end not later than now, neither or both of a duration and an end, a deleted customer).
+public struct GrantRefusal: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public var unknownApp = false
+}

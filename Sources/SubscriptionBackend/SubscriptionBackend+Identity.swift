@@ -77,7 +77,7 @@ extension SubscriptionBackend {
         let id = try await database.writeLedger { store -> String in
             let id = try await store.resolve(appUserId)
             guard CustomerIdentity.isIdentified(id) || CustomerIdentity.isAnonymous(id) else {
-                throw BackendRequestError("a deleted customer has no attributes")
+                throw AttributeRefusal("a deleted customer has no attributes", breaksTheDocument: false)
             }
             if try await !store.customerExists(id) { store.insert(CustomerRow(appUserId: id, firstSeenMs: now)) }
             let rows = updates.compactMap { key, value in value.map { AttributeRow(appUserId: id, key: key, value: $0, updatedMs: now) } }
@@ -85,7 +85,8 @@ extension SubscriptionBackend {
             try await store.store.insert(rows, into: "bk_attributes", replacingOn: ["appUserId", "key"])
             let count = try await store.store.attributes(of: id).count
             guard count <= SubscriberAttributes.maxPerCustomer else {
-                throw BackendRequestError("a customer has at most \(SubscriberAttributes.maxPerCustomer) attributes; this would make \(count)")
+                throw AttributeRefusal("a customer has at most \(SubscriberAttributes.maxPerCustomer) attributes; this would make \(count)",
+                                       code: "tooManyAttributes", breaksTheDocument: false)
             }
             return id
         }
@@ -96,20 +97,20 @@ extension SubscriptionBackend {
     public func grantEntitlement(appUserId: String, entitlement: String, duration: PromotionalGrant.Duration?,
                                  expiresMs: Int64?, bundleId: String?) async throws -> CustomerInfo {
         guard let app = bundleId.map({ id in configuration.apps.first { $0.bundleId == id } }) ?? configuration.apps.first else {
-            throw BackendRequestError("no app \(bundleId ?? "") is configured")
+            throw GrantRefusal(description: "no app \(bundleId ?? "") is configured", unknownApp: true)
         }
         let now = try await storeNowMs()
         let end: Int64?
         switch (duration, expiresMs) {
         case (let duration?, nil): end = PromotionalGrant.end(of: duration, fromMs: now)
         case (nil, let ms?) where ms > now: end = ms
-        case (nil, _?): throw BackendRequestError("expiresDate must be later than now (\(now))")
-        default: throw BackendRequestError("give either duration or expiresDate")
+        case (nil, _?): throw GrantRefusal(description: "expiresDate must be later than now (\(now))")
+        default: throw GrantRefusal(description: "give either duration or expiresDate")
         }
         let grant = uuids().uuidString.lowercased()
         let id = try await database.writeLedger { store -> String in
             let id = try await store.resolve(appUserId)
-            guard !CustomerIdentity.isDeleted(id) else { throw BackendRequestError("a deleted customer cannot be granted anything") }
+            guard !CustomerIdentity.isDeleted(id) else { throw GrantRefusal(description: "a deleted customer cannot be granted anything") }
             if try await !store.customerExists(id) { store.insert(CustomerRow(appUserId: id, firstSeenMs: now)) }
             try await store.store.insert([GrantRow(id: grant, appUserId: id, entitlement: entitlement, bundleId: app.bundleId,
                                                    duration: duration?.rawValue ?? "custom", startMs: now, expiresMs: end, revokedMs: nil)],

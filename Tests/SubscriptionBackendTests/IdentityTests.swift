@@ -185,12 +185,12 @@ import Testing
             #expect(info.subscriberAttributes["$email"] == .init(value: "ann@example.com", updatedAt: start))
             info = try await backend.setAttributes(appUserId: "ann", ["plan_seen": nil])
             #expect(info.subscriberAttributes.keys.sorted() == ["$email"])
-            await #expect(throws: BackendRequestError.self) { try await backend.setAttributes(appUserId: "ann", ["$unknown": "x"]) }
-            await #expect(throws: BackendRequestError.self) {
+            await #expect(throws: AttributeRefusal.self) { try await backend.setAttributes(appUserId: "ann", ["$unknown": "x"]) }
+            await #expect(throws: AttributeRefusal.self) {
                 try await backend.setAttributes(appUserId: "ann", ["note": String(repeating: "x", count: 501)])
             }
             let many = Dictionary(uniqueKeysWithValues: (0..<50).map { ("k\($0)", Optional("v")) })
-            await #expect(throws: BackendRequestError.self) { try await backend.setAttributes(appUserId: "ann", many) }
+            await #expect(throws: AttributeRefusal.self) { try await backend.setAttributes(appUserId: "ann", many) }
             #expect(try await backend.customerInfo(appUserId: "ann")?.subscriberAttributes.count == 1)   // the refused write left nothing
 
             // A monthly grant from 31 January runs to the end of February, as a calendar month does.
@@ -206,7 +206,7 @@ import Testing
             let revoked = try #require(try await backend.revokeGrants(appUserId: "ann", entitlement: "pro"))
             #expect(revoked.entitlements["pro"]?.isActive == false)
             #expect(try await backend.revokeGrants(appUserId: "nobody", entitlement: "pro") == nil)
-            await #expect(throws: BackendRequestError.self) {
+            await #expect(throws: GrantRefusal.self) {
                 try await backend.grantEntitlement(appUserId: "ann", entitlement: "pro", duration: nil, expiresMs: january31, bundleId: nil)
             }
 
