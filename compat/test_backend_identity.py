@@ -5,6 +5,7 @@ and the app posts the signed transaction as a real app does after `purchase()`.
   `$anon:` customer; when the app posts it for a signed-in user, that customer merges in.
 - Posted for a second identified user it moves (the default policy, RevenueCat's "Transfer to new
   App User ID") with a signed TRANSFER webhook; under `--transfer-policy keep` it stays (409).
+- The app's AppTransaction, posted, gives customer info's first download and its version.
 - Deleting the customer erases what names them, from the API and from the database file, while
   the overview's figures stay the same.
 """
@@ -45,6 +46,15 @@ def test_anonymous_purchase_merges_on_post_then_transfers_and_deletion_erases_th
         assert ann["entitlements"] and all(e["isActive"] for e in ann["entitlements"].values())
         assert backend.customer(anonymous)["appUserId"] == ANN
         assert [e["type"] for e in backend.get(f"/v1/customers/{ANN}/events").json()["events"]] == ["INITIAL_PURCHASE"]
+
+        # The app's AppTransaction, as the store signs it, gives the first download.
+        app_tx = rig.client.app_transaction(rig.bundle, "store-customer-1").json()
+        r = backend.post(f"/v1/customers/{ANN}/app-transaction", {"signedAppTransaction": app_tx["signedAppTransaction"]})
+        assert r.status_code == 200, r.text
+        assert r.json()["originalApplicationVersion"] == app_tx["appTransaction"]["originalApplicationVersion"]
+        assert r.json()["originalPurchaseDate"] == app_tx["appTransaction"]["originalPurchaseDate"]
+        forged = app_tx["signedAppTransaction"][:-4] + ("AAAA" if not app_tx["signedAppTransaction"].endswith("AAAA") else "BBBB")
+        assert backend.post(f"/v1/customers/{ANN}/app-transaction", {"signedAppTransaction": forged}).status_code == 403
 
         # The same Apple account signed in as bob: the purchase moves to him, with a TRANSFER webhook.
         r = backend.post(f"/v1/customers/{BOB}/transactions", {"signedTransaction": signed})

@@ -23,6 +23,20 @@ enum BackendCustomerRoutes {
                 return BackendHTTPServer.error(422, "invalidRequest", error.description)
             }
         }
+        v1.post("/customers/:appUserId/app-transaction") { request, context in
+            guard let user = BackendHTTPServer.appUserId(context) else { return BackendHTTPServer.badAppUserId }
+            struct Body: Decodable { var signedAppTransaction: String }
+            guard let body: Body = await decode(request) else {
+                return BackendHTTPServer.error(400, "malformed", "expected {\"signedAppTransaction\": \"<JWS>\"} (AppTransaction's jwsRepresentation)")
+            }
+            do {
+                return try BackendHTTPServer.encoded(try await backend.receiveAppTransaction(appUserId: user, signedAppTransaction: body.signedAppTransaction))
+            } catch let rejection as SignedDataRejection {
+                return BackendHTTPServer.rejection(rejection)
+            } catch let error as BackendRequestError {
+                return BackendHTTPServer.error(422, "invalidRequest", error.description)
+            }
+        }
         v1.delete("/customers/:appUserId") { _, context in
             guard let user = BackendHTTPServer.appUserId(context) else { return BackendHTTPServer.badAppUserId }
             guard try await backend.deleteCustomer(appUserId: user) else {
@@ -47,8 +61,20 @@ enum BackendCustomerRoutes {
         v1.post("/customers/:appUserId/entitlements/:entitlement/grant") { request, context in
             guard let user = BackendHTTPServer.appUserId(context) else { return BackendHTTPServer.badAppUserId }
             guard let entitlement = entitlement(context) else { return badEntitlement }
-            struct Body: Decodable { var duration: PromotionalGrant.Duration?; var expiresDate: Int64?; var bundleId: String? }
-            guard let body: Body = await decode(request), (body.duration == nil) != (body.expiresDate == nil) else {
+            struct Body: Decodable {
+                var duration: PromotionalGrant.Duration?, expiresDate: Int64?, bundleId: String?
+                /// Exactly one of the two keys, as openapi.json's oneOf says: a null counts as given.
+                var exactlyOne: Bool
+                enum CodingKeys: String, CodingKey { case duration, expiresDate, bundleId }
+                init(from decoder: any Decoder) throws {
+                    let c = try decoder.container(keyedBy: CodingKeys.self)
+                    duration = try c.decodeIfPresent(PromotionalGrant.Duration.self, forKey: .duration)
+                    expiresDate = try c.decodeIfPresent(Int64.self, forKey: .expiresDate)
+                    bundleId = try c.decodeIfPresent(String.self, forKey: .bundleId)
+                    exactlyOne = c.contains(.duration) != c.contains(.expiresDate) && (duration != nil || expiresDate != nil)
+                }
+            }
+            guard let body: Body = await decode(request), body.exactlyOne else {
                 let durations = PromotionalGrant.Duration.allCases.map(\.rawValue).joined(separator: ", ")
                 return BackendHTTPServer.error(400, "malformed", "expected {\"duration\": one of \(durations)} or {\"expiresDate\": <ms>}, and optionally \"bundleId\"")
             }

@@ -38,6 +38,11 @@ extension BackendDatabase {
         try await readSQL.select().columns("*").from("bk_grants").where("appUserId", .equal, appUserId).all(decoding: GrantRow.self)
     }
 
+    func appTransactions(appUserId: String) async throws -> [AppTransactionRow] {
+        try await readSQL.select().columns("*").from("bk_app_transactions").where("appUserId", .equal, appUserId)
+            .all(decoding: AppTransactionRow.self)
+    }
+
     func userAliases(appUserId: String) async throws -> [String] {
         try await readSQL.select().column("alias").from("bk_user_aliases").where("appUserId", .equal, appUserId)
             .orderBy("alias").all(decodingColumn: "alias", as: String.self)

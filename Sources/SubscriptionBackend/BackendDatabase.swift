@@ -287,6 +287,13 @@ enum BackendSchema {
             .column("appUserId", type: .text, .notNull).column("key", type: .text, .notNull)
             .column("value", type: .text, .notNull).column("updatedMs", type: .bigint, .notNull)
             .primaryKey("appUserId", "key").run()
+        // Each customer's app transaction per app and environment, as the app last posted it.
+        try await sql.create(table: "bk_app_transactions").ifNotExists()
+            .column("appUserId", type: .text, .notNull).column("bundleId", type: .text, .notNull)
+            .column("environment", type: .text, .notNull).column("appTransactionId", type: .text)
+            .column("originalApplicationVersion", type: .text, .notNull).column("originalPurchaseMs", type: .bigint, .notNull)
+            .column("signedMs", type: .bigint, .notNull)
+            .primaryKey("appUserId", "bundleId", "environment").run()
         try await sql.create(table: "bk_grants").ifNotExists()
             .column("id", type: .text, .primaryKey(autoIncrement: false)).column("appUserId", type: .text, .notNull)
             .column("entitlement", type: .text, .notNull).column("bundleId", type: .text, .notNull)

@@ -87,6 +87,17 @@ struct AttributeRow: Codable, Sendable, Equatable {
     var updatedMs: Int64
 }
 
+/// A customer's app transaction for one app and environment: when they first got the app, in which version.
+struct AppTransactionRow: Codable, Sendable, Equatable {
+    var appUserId: String
+    var bundleId: String
+    var environment: String
+    var appTransactionId: String?
+    var originalApplicationVersion: String
+    var originalPurchaseMs: Int64
+    var signedMs: Int64
+}
+
 /// An entitlement given by hand (support, press): RevenueCat's promotional grant.
 struct GrantRow: Codable, Sendable, Equatable {
     var id: String

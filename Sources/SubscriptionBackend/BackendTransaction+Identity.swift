@@ -29,7 +29,14 @@ extension BackendTransaction {
             SELECT \(bind: into), \(ident: "consented"), \(ident: "recordedMs") FROM \(ident: "bk_consents") \
             WHERE \(ident: "appUserId") = \(bind: from) ON CONFLICT DO NOTHING
             """).run()
-        for table in ["bk_attributes", "bk_consents", "bk_customers"] {
+        try await sql.raw("""
+            INSERT INTO \(ident: "bk_app_transactions") (\(ident: "appUserId"), \(ident: "bundleId"), \(ident: "environment"), \
+            \(ident: "appTransactionId"), \(ident: "originalApplicationVersion"), \(ident: "originalPurchaseMs"), \(ident: "signedMs")) \
+            SELECT \(bind: into), \(ident: "bundleId"), \(ident: "environment"), \(ident: "appTransactionId"), \
+            \(ident: "originalApplicationVersion"), \(ident: "originalPurchaseMs"), \(ident: "signedMs") FROM \(ident: "bk_app_transactions") \
+            WHERE \(ident: "appUserId") = \(bind: from) ON CONFLICT DO NOTHING
+            """).run()
+        for table in ["bk_attributes", "bk_consents", "bk_app_transactions", "bk_customers"] {
             try await sql.delete(from: table).where("appUserId", .equal, from).run()
         }
         guard let old else { return }
@@ -57,7 +64,7 @@ extension BackendTransaction {
         for table in ["bk_links", "bk_events", "bk_revisions"] {
             try await sql.update(table).set("appUserId", to: standIn).where("appUserId", .equal, id).run()
         }
-        for table in ["bk_aliases", "bk_user_aliases", "bk_attributes", "bk_grants", "bk_consents"] {
+        for table in ["bk_aliases", "bk_user_aliases", "bk_attributes", "bk_grants", "bk_consents", "bk_app_transactions"] {
             try await sql.delete(from: table).where("appUserId", .equal, id).run()
         }
         try await sql.delete(from: "bk_user_aliases").where("alias", .in, Array(names)).run()
@@ -113,6 +120,15 @@ extension BackendTransaction {
     func revokeGrants(of appUserId: String, entitlement: String, atMs: Int64) async throws {
         try await sql.update("bk_grants").set("revokedMs", to: atMs).where("appUserId", .equal, appUserId)
             .where("entitlement", .equal, entitlement).where(SQLColumn("revokedMs"), .is, SQLLiteral.null).run()
+    }
+
+    /// Keeps `row` unless a newer signing of the same app transaction is stored.
+    func save(_ row: AppTransactionRow) async throws {
+        let stored = try await sql.select().column("signedMs").from("bk_app_transactions").where("appUserId", .equal, row.appUserId)
+            .where("bundleId", .equal, row.bundleId).where("environment", .equal, row.environment)
+            .first(decodingColumn: "signedMs", as: Int64.self)
+        if let stored, stored > row.signedMs { return }
+        try await insert([row], into: "bk_app_transactions", replacingOn: ["appUserId", "bundleId", "environment"])
     }
 
     /// Records when the app last asked about each customer (a later time only).

@@ -11,6 +11,10 @@ public struct CustomerInfo: Codable, Sendable, Equatable {
     public var aliases: [String]
     /// When the app last read or posted for the customer (saved within a second); nil before that.
     public var lastSeen: Int64?
+    /// The app version the customer first got (the AppTransaction the app posted); nil until it posts one.
+    public var originalApplicationVersion: String?
+    /// When the customer first got the app (the AppTransaction's `originalPurchaseDate`); nil until posted.
+    public var originalPurchaseDate: Int64?
     /// What the app set with `PUT /v1/customers/{id}/attributes`, by key.
     public var subscriberAttributes: [String: Attribute]
     /// The store's clock as the backend knows it (the later of its own clock and the latest
@@ -27,7 +31,8 @@ public struct CustomerInfo: Codable, Sendable, Equatable {
     public var nonSubscriptions: [NonSubscription]
 
     enum CodingKeys: String, CodingKey {
-        case appUserId, firstSeen, originalAppUserId, aliases, lastSeen, subscriberAttributes, requestDate, managementURL
+        case appUserId, firstSeen, originalAppUserId, aliases, lastSeen, originalApplicationVersion, originalPurchaseDate
+        case subscriberAttributes, requestDate, managementURL
         case entitlements, subscriptions, nonSubscriptions
     }
 
@@ -39,6 +44,8 @@ public struct CustomerInfo: Codable, Sendable, Equatable {
         try c.encode(originalAppUserId, forKey: .originalAppUserId)
         try c.encode(aliases, forKey: .aliases)
         try c.encode(lastSeen, forKey: .lastSeen)
+        try c.encode(originalApplicationVersion, forKey: .originalApplicationVersion)
+        try c.encode(originalPurchaseDate, forKey: .originalPurchaseDate)
         try c.encode(subscriberAttributes, forKey: .subscriberAttributes)
         try c.encode(requestDate, forKey: .requestDate)
         try c.encode(managementURL, forKey: .managementURL)

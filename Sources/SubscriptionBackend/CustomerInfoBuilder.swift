@@ -12,12 +12,13 @@ enum CustomerInfoBuilder {
         let clock = try await database.storeClock()
         return build(customer: customer, transactions: transactions, renewals: renewals, apps: apps,
                      nowMs: max(wallMs, clock ?? 0), attributes: try await database.attributes(appUserId: id),
-                     grants: try await database.grants(appUserId: id), aliases: try await database.userAliases(appUserId: id))
+                     grants: try await database.grants(appUserId: id), aliases: try await database.userAliases(appUserId: id),
+                     appTransactions: try await database.appTransactions(appUserId: id))
     }
 
     static func build(customer: CustomerRow, transactions: [TransactionRow], renewals: [RenewalRow],
                       apps: [AppConfiguration], nowMs: Int64, attributes: [AttributeRow] = [], grants: [GrantRow] = [],
-                      aliases: [String] = []) -> CustomerInfo {
+                      aliases: [String] = [], appTransactions: [AppTransactionRow] = []) -> CustomerInfo {
         let renewalByOriginal = Dictionary(renewals.map { ("\($0.environment)|\($0.originalTransactionId)", $0) }, uniquingKeysWith: { a, _ in a })
         let chains = Dictionary(grouping: transactions.filter { $0.type == EventRules.autoRenewable },
                                 by: { "\($0.environment)|\($0.originalTransactionId)" })
@@ -66,6 +67,8 @@ enum CustomerInfoBuilder {
         return CustomerInfo(
             appUserId: customer.appUserId, firstSeen: customer.firstSeenMs,
             originalAppUserId: customer.originalAppUserId ?? customer.appUserId, aliases: aliases, lastSeen: customer.lastSeenMs,
+            originalApplicationVersion: firstDownload(appTransactions)?.originalApplicationVersion,
+            originalPurchaseDate: firstDownload(appTransactions)?.originalPurchaseMs,
             subscriberAttributes: Dictionary(attributes.map { ($0.key, CustomerInfo.Attribute(value: $0.value, updatedAt: $0.updatedMs)) },
                                              uniquingKeysWith: { a, _ in a }),
             requestDate: nowMs, managementURL: managementURL,
@@ -73,6 +76,11 @@ enum CustomerInfoBuilder {
     }
 
     static let appStore = "app_store"
+
+    /// The app transaction of the customer's first download (over apps and environments).
+    static func firstDownload(_ rows: [AppTransactionRow]) -> AppTransactionRow? {
+        rows.min { ($0.originalPurchaseMs, $0.bundleId, $0.environment) < ($1.originalPurchaseMs, $1.bundleId, $1.environment) }
+    }
 
     /// A refund's date: the revocation, unless Family Sharing took the purchase away.
     static func refundedAt(_ t: TransactionRow) -> Int64? {

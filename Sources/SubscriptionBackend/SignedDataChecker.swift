@@ -55,6 +55,23 @@ public struct SignedDataChecker: Sendable {
         return SignedTransaction(jws: jws, fields: fields)
     }
 
+    /// A signed app transaction (`AppTransaction.jwsRepresentation`), as Apple's
+    /// `verifyAndDecodeAppTransaction` checks it: chain, bundle ID and (in Production) the app's
+    /// Apple ID, then the environment, which an app transaction names `receiptType`.
+    public func appTransaction(_ jws: String) throws(SignedDataRejection) -> AppTransactionFields {
+        let payload = try verifiedPayload(jws)
+        let fields = try decode(AppTransactionFields.self, payload)
+        guard fields.bundleId == app.bundleId else { throw .wrongBundle("bundleId \(fields.bundleId ?? "(none)") is not \(app.bundleId)") }
+        if fields.receiptType == "Production", fields.appAppleId != app.appAppleId {
+            throw .wrongBundle("appAppleId \(fields.appAppleId.map(String.init) ?? "(none)") is not \(app.appAppleId.map(String.init) ?? "(none)")")
+        }
+        try checkEnvironment(fields.receiptType)
+        guard fields.originalApplicationVersion != nil, fields.originalPurchaseDate != nil else {
+            throw .malformed("app transaction lacks originalApplicationVersion or originalPurchaseDate")
+        }
+        return fields
+    }
+
     /// Signed renewal info: chain, then environment (Apple checks no bundle ID there).
     public func renewalInfo(_ jws: String) throws(SignedDataRejection) -> SignedRenewalInfo {
         let payload = try verifiedPayload(jws)

@@ -140,3 +140,15 @@ public struct VerifiedNotification: Sendable, Equatable {
     /// `data.consumptionRequestReason` of a CONSUMPTION_REQUEST (why the customer asks for a refund).
     public var consumptionRequestReason: String? = nil
 }
+
+/// What the backend reads of a signed app transaction (StoreKit 2's `AppTransaction`): who first
+/// got the app, when, and in which version. Leniently decoded: absent fields are nil.
+public struct AppTransactionFields: Codable, Sendable, Equatable {
+    public var receiptType: String?
+    public var bundleId: String?
+    public var appAppleId: Int64?
+    public var appTransactionId: String?
+    public var originalApplicationVersion: String?
+    public var originalPurchaseDate: Int64?
+    public var signedDate: Int64?
+}

@@ -54,6 +54,32 @@ extension SubscriptionBackend {
         return LogInResult(created: created, customer: info)
     }
 
+    /// The app's AppTransaction (`AppTransaction.shared`'s `jwsRepresentation`) for the customer:
+    /// customer info's `originalApplicationVersion` and `originalPurchaseDate` come from it (RevenueCat
+    /// reads them from the receipt). Verified as Apple's `verifyAndDecodeAppTransaction` does; the
+    /// newest signing per app and environment is kept.
+    public func receiveAppTransaction(appUserId: String, signedAppTransaction: String) async throws -> CustomerInfo {
+        let checker = try checker(for: signedAppTransaction, what: "app transaction")
+        let fields: AppTransactionFields
+        do {
+            fields = try checker.appTransaction(signedAppTransaction)
+        } catch {
+            throw rejected(error, bundleId: checker.app.bundleId, what: "app transaction")
+        }
+        let now = nowMs()
+        let id = try await database.writeLedger { store -> String in
+            let id = try await store.resolve(appUserId)
+            guard !CustomerIdentity.isDeleted(id) else { throw BackendRequestError("a deleted customer's stand-in cannot post") }
+            if try await !store.customerExists(id) { store.insert(CustomerRow(appUserId: id, firstSeenMs: now)) }
+            try await store.store.save(AppTransactionRow(
+                appUserId: id, bundleId: checker.app.bundleId, environment: fields.receiptType ?? "",
+                appTransactionId: fields.appTransactionId, originalApplicationVersion: fields.originalApplicationVersion ?? "",
+                originalPurchaseMs: fields.originalPurchaseDate ?? 0, signedMs: fields.signedDate ?? 0))
+            return id
+        }
+        return try await infoAfterWrite(id, seenByApp: true)
+    }
+
     /// Erases a customer on request (a deletion request under the GDPR or Apple's account deletion
     /// rule): attributes, grants, consent, aliases and tokens go; purchases and events stay for the
     /// figures under a random stand-in ID. Final: nothing links the stand-in back. False for an

@@ -89,10 +89,7 @@ public final class SubscriptionBackend: Sendable {
     /// its `appAccountToken` already belongs to). Returns the customer's info after the commit.
     public func receiveTransaction(appUserId: String, signedTransaction: String) async throws -> CustomerInfo {
         guard !appUserId.isEmpty, appUserId.count <= 256 else { throw BackendRequestError("appUserId must be 1–256 characters") }
-        let bundleId = Self.unverifiedBundleId(signedTransaction)
-        guard let checker = bundleId.flatMap({ checkers[$0] }) ?? (checkers.count == 1 ? checkers.values.first : nil) else {
-            throw rejected(.wrongBundle("bundleId \(bundleId ?? "(none)") is not configured"), bundleId: bundleId ?? "", what: "transaction")
-        }
+        let checker = try checker(for: signedTransaction, what: "transaction")
         let transaction: SignedTransaction
         do {
             transaction = try checker.transaction(signedTransaction)
@@ -147,13 +144,22 @@ public final class SubscriptionBackend: Sendable {
         return bodies.compactMap { try? JSONDecoder().decode(WebhookPayload.self, from: Data($0.utf8)) }
     }
 
-    private func rejected(_ error: SignedDataRejection, bundleId: String, what: String) -> SignedDataRejection {
+    func rejected(_ error: SignedDataRejection, bundleId: String, what: String) -> SignedDataRejection {
         logger.warning("refused \(what)", metadata: ["bundleId": "\(bundleId)", "reason": "\(error.code)", "detail": "\(error.description)"])
         rejections.add(RejectionLog.Entry(atMs: nowMs(), what: what, bundleId: bundleId, reason: error.code, detail: error.description))
         return error
     }
 
     /// The bundle ID a transaction claims, read before verification only to pick the app's checker.
+    /// The checker of the app a JWS the app posted names (the only app's, when there is one).
+    func checker(for jws: String, what: String) throws -> SignedDataChecker {
+        let bundleId = Self.unverifiedBundleId(jws)
+        guard let checker = bundleId.flatMap({ checkers[$0] }) ?? (checkers.count == 1 ? checkers.values.first : nil) else {
+            throw rejected(.wrongBundle("bundleId \(bundleId ?? "(none)") is not configured"), bundleId: bundleId ?? "", what: what)
+        }
+        return checker
+    }
+
     static func unverifiedBundleId(_ jws: String) -> String? {
         guard let payload = JWSInspector.payload(of: jws),
               let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] else { return nil }

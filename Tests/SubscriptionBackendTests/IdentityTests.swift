@@ -129,6 +129,8 @@ import Testing
             _ = try await backend.grantEntitlement(appUserId: email, entitlement: "plus", duration: .monthly, expiresMs: nil, bundleId: nil)
             _ = try await backend.recordConsent(appUserId: email, consented: true)
             _ = try await backend.logIn(appUserId: email, newAppUserId: email)
+            _ = try await backend.receiveAppTransaction(appUserId: email, signedAppTransaction: try Self.appTransaction(
+                kit, version: "9.9.\(name)", firstDownload: Self.t0 - Self.day, signed: Self.t0))
             await backend.lastSeen.flush()
             let figures = try await backend.overview(environment: nil)
             #expect(try await Self.rowsMentioning([email, name, token], in: test).isEmpty == false)
@@ -160,7 +162,7 @@ import Testing
         let sql = test.backend.database.readSQL
         let tables = ["bk_transactions", "bk_renewals", "bk_links", "bk_customers", "bk_aliases", "bk_user_aliases", "bk_attributes",
                       "bk_grants", "bk_notifications", "bk_cursors", "bk_revisions", "bk_events", "bk_outbox", "bk_deliveries",
-                      "bk_refund_requests", "bk_consents"]
+                      "bk_refund_requests", "bk_consents", "bk_app_transactions"]
         var found: [String] = []
         for table in tables {
             for row in try await sql.select().columns("*").from(table).all() {
@@ -216,6 +218,42 @@ import Testing
             _ = try await backend.customerInfo(appUserId: "ann")
             await backend.lastSeen.flush()
             #expect(try await backend.customerInfo(appUserId: "ann")?.lastSeen == readAt)
+        }
+    }
+
+    /// An app transaction as the store signs one (the fields Apple's AppTransaction carries).
+    static func appTransaction(_ kit: SignedDataKit, version: String, firstDownload: Int64, signed: Int64,
+                               receiptType: String = "Sandbox", bundleId: String? = nil) throws -> String {
+        try kit.sign(["receiptType": receiptType, "bundleId": bundleId ?? kit.bundleId, "applicationVersion": "3.0",
+                      "receiptCreationDate": signed, "requestDate": signed, "signedDate": signed,
+                      "originalPurchaseDate": firstDownload, "originalApplicationVersion": version,
+                      "appTransactionId": "7041234567890", "originalPlatform": "iOS"])
+    }
+
+    @Test(arguments: BackendTestEngine.all) func theAppTransactionGivesTheFirstDownloadAndFollowsAMerge(_ engine: BackendTestEngine) async throws {
+        let kit = try SignedDataKit()
+        try await TestBackend.with(trusting: [kit.authority.rootDER], engine: engine) { test in
+            let backend = test.backend
+            let (t0, day) = (Self.t0, Self.day)
+            // Posted by the device before log in; the newest signing wins, whatever the order.
+            let newer = try Self.appTransaction(kit, version: "1.2", firstDownload: t0 - 400 * day, signed: t0)
+            let older = try Self.appTransaction(kit, version: "1.1", firstDownload: t0 - 500 * day, signed: t0 - day)
+            var info = try await backend.receiveAppTransaction(appUserId: "$RCAnonymousID:p", signedAppTransaction: newer)
+            info = try await backend.receiveAppTransaction(appUserId: "$RCAnonymousID:p", signedAppTransaction: older)
+            #expect(info.originalApplicationVersion == "1.2" && info.originalPurchaseDate == t0 - 400 * day)
+            // Verified as Apple's verifyAndDecodeAppTransaction: another app's, another environment's are refused.
+            await #expect(throws: SignedDataRejection.self) {
+                try await backend.receiveAppTransaction(appUserId: "x", signedAppTransaction: try Self.appTransaction(
+                    kit, version: "1", firstDownload: t0, signed: t0, bundleId: "com.other"))
+            }
+            await #expect(throws: SignedDataRejection.self) {
+                try await backend.receiveAppTransaction(appUserId: "x", signedAppTransaction: try Self.appTransaction(
+                    kit, version: "1", firstDownload: t0, signed: t0, receiptType: "Production"))
+            }
+            // Logged in: the first download is the customer's still.
+            let login = try await backend.logIn(appUserId: "$RCAnonymousID:p", newAppUserId: "pat")
+            #expect(login.customer.originalApplicationVersion == "1.2")
+            #expect(try await backend.customerInfo(appUserId: "x") == nil, "a refused post makes no customer")
         }
     }
 
