@@ -30,22 +30,40 @@ extension BackendDatabase {
         return try await customer(primary)
     }
 
-    func attributes(appUserId: String) async throws -> [AttributeRow] {
-        try await readSQL.select().columns("*").from("bk_attributes").where("appUserId", .equal, appUserId).all(decoding: AttributeRow.self)
-    }
-
-    func grants(appUserId: String) async throws -> [GrantRow] {
-        try await readSQL.select().columns("*").from("bk_grants").where("appUserId", .equal, appUserId).all(decoding: GrantRow.self)
-    }
-
-    func appTransactions(appUserId: String) async throws -> [AppTransactionRow] {
-        try await readSQL.select().columns("*").from("bk_app_transactions").where("appUserId", .equal, appUserId)
-            .all(decoding: AppTransactionRow.self)
-    }
-
-    func userAliases(appUserId: String) async throws -> [String] {
-        try await readSQL.select().column("alias").from("bk_user_aliases").where("appUserId", .equal, appUserId)
-            .orderBy("alias").all(decodingColumn: "alias", as: String.self)
+    /// A customer's aliases, attributes, grants and app transactions, in one statement: customer
+    /// info is read on every app launch, and each statement is a hop to the reader's thread (#33's
+    /// customer-info p99). Four small tables, one row shape: text columns `s1`–`s4`, numbers `n1`–`n3`.
+    func customerExtras(appUserId id: String) async throws -> CustomerExtras {
+        struct Row: Decodable { var kind: String; var s1: String?; var s2: String?; var s3: String?; var s4: String?
+                                var n1: Int64?; var n2: Int64?; var n3: Int64? }
+        let text = "CAST(NULL AS TEXT)", number = "CAST(NULL AS BIGINT)"
+        let rows = try await readSQL.raw("""
+            SELECT 'alias' AS kind, "alias" AS s1, \(unsafeRaw: text) AS s2, \(unsafeRaw: text) AS s3, \(unsafeRaw: text) AS s4,
+                   \(unsafeRaw: number) AS n1, \(unsafeRaw: number) AS n2, \(unsafeRaw: number) AS n3
+              FROM bk_user_aliases WHERE "appUserId" = \(bind: id)
+            UNION ALL SELECT 'attribute', "key", "value", \(unsafeRaw: text), \(unsafeRaw: text), "updatedMs", \(unsafeRaw: number), \(unsafeRaw: number)
+              FROM bk_attributes WHERE "appUserId" = \(bind: id)
+            UNION ALL SELECT 'grant', "id", "entitlement", "bundleId", "duration", "startMs", "expiresMs", "revokedMs"
+              FROM bk_grants WHERE "appUserId" = \(bind: id)
+            UNION ALL SELECT 'app', "bundleId", "environment", "appTransactionId", "originalApplicationVersion", "originalPurchaseMs", "signedMs", \(unsafeRaw: number)
+              FROM bk_app_transactions WHERE "appUserId" = \(bind: id)
+            """).all(decoding: Row.self)
+        var extras = CustomerExtras()
+        for r in rows {
+            switch r.kind {
+            case "alias": extras.aliases.append(r.s1 ?? "")
+            case "attribute": extras.attributes.append(AttributeRow(appUserId: id, key: r.s1 ?? "", value: r.s2 ?? "", updatedMs: r.n1 ?? 0))
+            case "grant":
+                extras.grants.append(GrantRow(id: r.s1 ?? "", appUserId: id, entitlement: r.s2 ?? "", bundleId: r.s3 ?? "",
+                                              duration: r.s4 ?? "", startMs: r.n1 ?? 0, expiresMs: r.n2, revokedMs: r.n3))
+            default:
+                extras.appTransactions.append(AppTransactionRow(appUserId: id, bundleId: r.s1 ?? "", environment: r.s2 ?? "",
+                                                                appTransactionId: r.s3, originalApplicationVersion: r.s4 ?? "",
+                                                                originalPurchaseMs: r.n1 ?? 0, signedMs: r.n2 ?? 0))
+            }
+        }
+        extras.aliases.sort()
+        return extras
     }
 
     func links(environment: String, bundleId: String) async throws -> [LinkRow] {

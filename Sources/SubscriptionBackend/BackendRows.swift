@@ -98,6 +98,14 @@ struct AppTransactionRow: Codable, Sendable, Equatable {
     var signedMs: Int64
 }
 
+/// What customer info shows beside purchases (`BackendDatabase.customerExtras`).
+struct CustomerExtras: Sendable, Equatable {
+    var aliases: [String] = []
+    var attributes: [AttributeRow] = []
+    var grants: [GrantRow] = []
+    var appTransactions: [AppTransactionRow] = []
+}
+
 /// An entitlement given by hand (support, press): RevenueCat's promotional grant.
 struct GrantRow: Codable, Sendable, Equatable {
     var id: String

@@ -10,15 +10,14 @@ enum CustomerInfoBuilder {
         let transactions = try await database.transactions(appUserId: id)
         let renewals = try await database.renewals(appUserId: id)
         let clock = try await database.storeClock()
+        let extras = try await database.customerExtras(appUserId: id)
         return build(customer: customer, transactions: transactions, renewals: renewals, apps: apps,
-                     nowMs: max(wallMs, clock ?? 0), attributes: try await database.attributes(appUserId: id),
-                     grants: try await database.grants(appUserId: id), aliases: try await database.userAliases(appUserId: id),
-                     appTransactions: try await database.appTransactions(appUserId: id))
+                     nowMs: max(wallMs, clock ?? 0), extras: extras)
     }
 
     static func build(customer: CustomerRow, transactions: [TransactionRow], renewals: [RenewalRow],
-                      apps: [AppConfiguration], nowMs: Int64, attributes: [AttributeRow] = [], grants: [GrantRow] = [],
-                      aliases: [String] = [], appTransactions: [AppTransactionRow] = []) -> CustomerInfo {
+                      apps: [AppConfiguration], nowMs: Int64, extras: CustomerExtras = .init()) -> CustomerInfo {
+        let (attributes, grants, aliases, appTransactions) = (extras.attributes, extras.grants, extras.aliases, extras.appTransactions)
         let renewalByOriginal = Dictionary(renewals.map { ("\($0.environment)|\($0.originalTransactionId)", $0) }, uniquingKeysWith: { a, _ in a })
         let chains = Dictionary(grouping: transactions.filter { $0.type == EventRules.autoRenewable },
                                 by: { "\($0.environment)|\($0.originalTransactionId)" })
