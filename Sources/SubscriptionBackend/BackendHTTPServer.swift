@@ -90,6 +90,7 @@ public struct BackendHTTPServer: Sendable {
             return try Self.encoded(["events": try await backend.events(appUserId: user, limit: limit)])
         }
         BackendCustomerRoutes.register(on: v1, backend: backend)
+        BackendOfferingRoutes.register(on: v1, backend: backend)
         // Refund control: the customer's consent as the app recorded it, and what became of each request.
         v1.put("/customers/:appUserId/consumption-consent") { request, context in
             guard let user = Self.appUserId(context) else { return Self.badAppUserId }

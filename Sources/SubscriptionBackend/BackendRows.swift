@@ -98,6 +98,23 @@ struct AppTransactionRow: Codable, Sendable, Equatable {
     var signedMs: Int64
 }
 
+/// An offering as stored: its JSON, and whether it is the app's current one.
+struct OfferingRow: Codable, Sendable, Equatable {
+    var bundleId: String
+    var id: String
+    var body: String
+    var isCurrent: Bool
+    var updatedMs: Int64
+}
+
+/// A customer's variant in an experiment, fixed at their first request for offerings.
+struct EnrollmentRow: Codable, Sendable, Equatable {
+    var experimentId: String
+    var appUserId: String
+    var variant: String
+    var enrolledMs: Int64
+}
+
 /// What customer info shows beside purchases (`BackendDatabase.customerExtras`).
 struct CustomerExtras: Sendable, Equatable {
     var aliases: [String] = []

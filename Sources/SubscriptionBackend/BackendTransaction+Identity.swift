@@ -36,7 +36,12 @@ extension BackendTransaction {
             \(ident: "originalApplicationVersion"), \(ident: "originalPurchaseMs"), \(ident: "signedMs") FROM \(ident: "bk_app_transactions") \
             WHERE \(ident: "appUserId") = \(bind: from) ON CONFLICT DO NOTHING
             """).run()
-        for table in ["bk_attributes", "bk_consents", "bk_app_transactions", "bk_customers"] {
+        try await sql.raw("""
+            INSERT INTO \(ident: "bk_enrollments") (\(ident: "experimentId"), \(ident: "appUserId"), \(ident: "variant"), \(ident: "enrolledMs")) \
+            SELECT \(ident: "experimentId"), \(bind: into), \(ident: "variant"), \(ident: "enrolledMs") FROM \(ident: "bk_enrollments") \
+            WHERE \(ident: "appUserId") = \(bind: from) ON CONFLICT DO NOTHING
+            """).run()
+        for table in ["bk_attributes", "bk_consents", "bk_app_transactions", "bk_enrollments", "bk_customers"] {
             try await sql.delete(from: table).where("appUserId", .equal, from).run()
         }
         guard let old else { return }
@@ -61,7 +66,7 @@ extension BackendTransaction {
         let tokens = try await sql.select().column("appAccountToken").from("bk_aliases").where("appUserId", .equal, id)
             .all(decodingColumn: "appAccountToken", as: String.self)
         try await rewriteEvents(naming: names, as: standIn)
-        for table in ["bk_links", "bk_events", "bk_revisions"] {
+        for table in ["bk_links", "bk_events", "bk_revisions", "bk_enrollments"] {
             try await sql.update(table).set("appUserId", to: standIn).where("appUserId", .equal, id).run()
         }
         for table in ["bk_aliases", "bk_user_aliases", "bk_attributes", "bk_grants", "bk_consents", "bk_app_transactions"] {
