@@ -10,10 +10,14 @@ import NIOCore
 /// JavaScript off and makes no request of its own.
 enum DashboardDocument {
     enum Section: String, CaseIterable {
-        case overview, customers
+        case overview, customers, paywalls
 
-        var title: String { self == .overview ? "Overview" : "Customers" }
-        var path: String { self == .overview ? "/" : "/customers" }
+        var title: String {
+            switch self { case .overview: "Overview"; case .customers: "Customers"; case .paywalls: "Paywalls" }
+        }
+        var path: String {
+            switch self { case .overview: "/"; case .customers: "/customers"; case .paywalls: "/paywalls" }
+        }
     }
 
     static func page(_ title: String, section: Section?, signOut: Bool, status: HTTPResponse.Status = .ok,

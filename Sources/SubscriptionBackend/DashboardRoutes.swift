@@ -71,6 +71,20 @@ enum BackendDashboard {
             }
         }
 
+        router.get("/paywalls") { request, _ in
+            try await guarded(request, token: token) {
+                var apps: [DashboardPages.AppPaywalls] = []
+                for app in backend.configuration.apps {
+                    let (current, offerings) = try await backend.database.offerings(bundleId: app.bundleId)
+                    var reports: [ExperimentReport] = []
+                    for experiment in try await backend.database.experiments(bundleId: app.bundleId) {
+                        if let report = try await backend.experimentReport(id: experiment.id) { reports.append(report) }
+                    }
+                    apps.append(.init(bundleId: app.bundleId, current: current, offerings: offerings, reports: reports))
+                }
+                return DashboardPages.paywalls(apps, signOut: token != nil)
+            }
+        }
         router.post("/webhooks/test") { request, _ in
             try await guarded(request, token: token) {
                 guard SameOriginGuard.allows(request) else {

@@ -69,20 +69,29 @@ public struct Offering: Codable, Sendable, Equatable {
     }
 
     /// The first rule the offering breaks, said with its JSON path; nil when it keeps them all.
-    func problem() -> String? {
+    /// `meaning` is true for the rules openapi.json cannot state (a package ID used twice, a
+    /// preselection that is no package's): a 422 rather than a 400.
+    func problem() -> (text: String, meaning: Bool)? {
+        if let text = formProblem() { return (text, false) }
+        var seen = Set<String>()
+        for (index, package) in packages.enumerated() where !seen.insert(package.id).inserted {
+            return ("$.packages[\(index)].id: \(package.id) is used twice", true)
+        }
+        if let preselectedPackage, !seen.contains(preselectedPackage) {
+            return ("$.preselectedPackage: \(preselectedPackage) is not one of the packages", true)
+        }
+        return nil
+    }
+
+    private func formProblem() -> String? {
         guard Self.validIdentifier(id) else { return "$.id: 1–64 letters, digits, _, -, . or $" }
         guard (1...Self.maxPackages).contains(packages.count) else { return "$.packages: 1–\(Self.maxPackages) packages" }
-        var seen = Set<String>()
         for (index, package) in packages.enumerated() {
             guard Self.validIdentifier(package.id) else { return "$.packages[\(index)].id: 1–64 letters, digits, _, -, . or $" }
-            guard seen.insert(package.id).inserted else { return "$.packages[\(index)].id: \(package.id) is used twice" }
             guard (1...200).contains(package.productId.unicodeScalars.count),
                   !package.productId.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 return "$.packages[\(index)].productId: 1–200 characters without control characters"
             }
-        }
-        if let preselectedPackage, !seen.contains(preselectedPackage) {
-            return "$.preselectedPackage: \(preselectedPackage) is not one of the packages"
         }
         guard metadata.count <= Self.maxMetadata else { return "$.metadata: at most \(Self.maxMetadata) keys" }
         for (key, value) in metadata.sorted(by: { $0.key < $1.key }) {

@@ -3,7 +3,8 @@ import Foundation
 /// An offering or experiment request refused: what it names does not exist (`notFound`, 404), the
 /// state refuses it (`conflict`, 409), or the body breaks a rule (400, with its JSON path).
 public struct OfferingRefusal: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable { case invalid, notFound, conflict }
+    /// `invalid`: 400, the body breaks the document; `refused`: 422, well formed but refused by meaning.
+    public enum Kind: Sendable { case invalid, refused, notFound, conflict }
     public var kind: Kind
     public var code: String
     public var description: String
@@ -22,7 +23,9 @@ extension SubscriptionBackend {
     /// Creates or replaces an offering; the app's first offering becomes its current one.
     public func saveOffering(_ offering: Offering, bundleId: String) async throws -> Offering {
         _ = try app(bundleId)
-        if let problem = offering.problem() { throw OfferingRefusal(kind: .invalid, code: "invalidOffering", description: problem) }
+        if let problem = offering.problem() {
+            throw OfferingRefusal(kind: problem.meaning ? .refused : .invalid, code: "invalidOffering", description: problem.text)
+        }
         let now = nowMs()
         try await database.write { store in
             let rows = try await store.offeringRows(bundleId: bundleId)
@@ -69,7 +72,7 @@ extension SubscriptionBackend {
             throw OfferingRefusal(kind: .invalid, code: "invalidExperiment", description: "the experiment's ID: 1–64 letters, digits, _, -, . or $")
         }
         guard control != treatment else {
-            throw OfferingRefusal(kind: .invalid, code: "invalidExperiment", description: "control and treatment are the same offering")
+            throw OfferingRefusal(kind: .refused, code: "invalidExperiment", description: "control and treatment are the same offering")
         }
         let now = try await storeNowMs()
         let experiment = Experiment(id: id, bundleId: bundleId, control: control, treatment: treatment, startMs: now, stopMs: nil)
@@ -118,7 +121,8 @@ extension SubscriptionBackend {
             throw OfferingRefusal(kind: .notFound, code: "appNotFound", description: "no app \(bundleId ?? "") is configured")
         }
         let now = try await storeNowMs()
-        let (id, enrollment) = try await database.writeLedger { store -> (String, CustomerOfferings.Enrollment?) in
+        // Through ingest's group commit: an app's launch asks for offerings, so these come in crowds.
+        let (id, enrollment) = try await ingest.write(keys: LedgerKeys(customers: [appUserId])) { store -> (String, CustomerOfferings.Enrollment?) in
             let id = try await store.resolve(appUserId)
             if try await !store.customerExists(id) { store.insert(CustomerRow(appUserId: id, firstSeenMs: now)) }
             guard !CustomerIdentity.isDeleted(id), let experiment = try await store.store.runningExperiments(bundleId: app.bundleId).first else {

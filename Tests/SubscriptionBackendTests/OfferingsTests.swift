@@ -149,12 +149,20 @@ import Testing
             #expect(saved == 200 && offering["id"] as? String == "default" && offering["preselectedPackage"] is NSNull)
             let (bad, refusal) = try await call(.PUT, app + "/offerings/x", "{\"packages\": []}")
             #expect(bad == 400 && refusal["error"] as? String == "invalidOffering" && (refusal["message"] as? String)?.hasPrefix("$.packages") == true)
+            let (twice, _) = try await call(.PUT, app + "/offerings/x",
+                                            "{\"packages\": [{\"id\": \"a\", \"productId\": \"p\"}, {\"id\": \"a\", \"productId\": \"q\"}]}")
+            #expect(twice == 422, "a package ID used twice: well formed, refused by meaning")
             #expect(try await call(.PUT, "/v1/admin/apps/com.other/offerings/x", "{\"packages\": [{\"id\": \"a\", \"productId\": \"p\"}]}").0 == 404)
             let (read, paywall) = try await call(.GET, "/v1/customers/ann/offerings")
             #expect(read == 200 && (paywall["current"] as? [String: Any])?["id"] as? String == "default" && paywall["experiment"] is NSNull)
             #expect(try await call(.PUT, app + "/current-offering", "{\"offeringId\": \"nope\"}").0 == 404)
             #expect(try await call(.PUT, "/v1/admin/experiments/e1", "{\"bundleId\": \"\(kit.bundleId)\", \"control\": \"default\", \"treatment\": \"nope\"}").0 == 404)
             #expect(try await call(.GET, "/v1/admin/experiments/e1").0 == 404)
+            // The dashboard's page shows the offering's copy as text.
+            var page = HTTPClientRequest(url: server + "/paywalls")
+            page.method = .GET
+            let html = String(buffer: try await http.execute(page, timeout: .seconds(30)).body.collect(upTo: 1 << 20))
+            #expect(html.contains("<table aria-label=\"Offerings of \(kit.bundleId)\"") && html.contains("&lt;b&gt;Plus&lt;/b&gt;") && !html.contains("<b>Plus"))
             #expect(try await call(.DELETE, app + "/offerings/default").0 == 200)
             #expect(try await call(.DELETE, app + "/offerings/default").0 == 404)
         }
