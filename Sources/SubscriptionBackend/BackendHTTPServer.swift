@@ -71,6 +71,8 @@ public struct BackendHTTPServer: Sendable {
                 return try Self.encoded(try await backend.receiveTransaction(appUserId: user, signedTransaction: signed))
             } catch let kept as PurchaseBelongsToAnotherCustomer {
                 return Self.error(409, "purchaseBelongsToAnotherCustomer", kept.description)
+            } catch let refused as StandInRefused {
+                return Self.error(422, "invalidRequest", refused.description)
             } catch let rejection as SignedDataRejection {
                 return Self.rejection(rejection)
             } catch let error as BackendRequestError {
@@ -101,7 +103,11 @@ public struct BackendHTTPServer: Sendable {
             guard let consent = try? JSONDecoder().decode(Consent.self, from: Data(buffer: body)) else {
                 return Self.error(400, "malformed", "expected {\"consented\": true or false}")
             }
-            return try Self.encoded(try await backend.recordConsent(appUserId: user, consented: consent.consented))
+            do {
+                return try Self.encoded(try await backend.recordConsent(appUserId: user, consented: consent.consented))
+            } catch let refused as StandInRefused {
+                return Self.error(422, "invalidRequest", refused.description)
+            }
         }
         v1.post("/admin/webhooks/test") { request, _ in
             let bundleId = request.uri.queryParameters["bundleId"].map(String.init)

@@ -60,10 +60,17 @@ public struct BackendService: Sendable {
             RefundControlService(responder: responder),
             ReconcileService(reconciler: reconciler, dispatcher: dispatcher, intervalSeconds: settings.reconcileIntervalSeconds,
                              started: started, logger: logger))
-        if handlesSignals {
-            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
-        } else {
-            try await app.runService()
+        // The last second's `lastSeen` sightings are saved on the way out, before the caller closes the database.
+        do {
+            if handlesSignals {
+                try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            } else {
+                try await app.runService()
+            }
+        } catch {
+            await backend.lastSeen.flush()
+            throw error
         }
+        await backend.lastSeen.flush()
     }
 }

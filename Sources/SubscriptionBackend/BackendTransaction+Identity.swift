@@ -63,8 +63,9 @@ extension BackendTransaction {
         let aliases = try await sql.select().column("alias").from("bk_user_aliases").where("appUserId", .equal, id)
             .all(decodingColumn: "alias", as: String.self)
         let names = Set([id] + aliases)
+        // The tokens the customer claimed, and the customer's own ID when a token named them.
         let tokens = try await sql.select().column("appAccountToken").from("bk_aliases").where("appUserId", .equal, id)
-            .all(decodingColumn: "appAccountToken", as: String.self)
+            .all(decodingColumn: "appAccountToken", as: String.self) + [id.lowercased()]
         try await rewriteEvents(naming: names, as: standIn)
         for table in ["bk_links", "bk_events", "bk_revisions", "bk_enrollments"] {
             try await sql.update(table).set("appUserId", to: standIn).where("appUserId", .equal, id).run()
@@ -87,8 +88,10 @@ extension BackendTransaction {
     private func rewriteEvents(naming names: Set<String>, as standIn: String) async throws {
         struct Body: Decodable { var id: String; var body: String }
         var found: [String: String] = [:]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]   // as `WebhookPayload.json()` writes bodies
         for name in names {
-            let quoted = String(decoding: try JSONEncoder().encode(name), as: UTF8.self)
+            let quoted = String(decoding: try encoder.encode(name), as: UTF8.self)
             let pattern = "%" + quoted.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
                 .replacingOccurrences(of: "_", with: "\\_") + "%"
             let rows = try await sql.raw("""
@@ -120,6 +123,13 @@ extension BackendTransaction {
     func removeAttributes(_ keys: [String], of appUserId: String) async throws {
         guard !keys.isEmpty else { return }
         try await sql.delete(from: "bk_attributes").where("appUserId", .equal, appUserId).where("key", .in, keys).run()
+    }
+
+    /// The grants of `entitlement` not revoked and not ended at `atMs`: what a revoke ends.
+    func runningGrants(of appUserId: String, entitlement: String, atMs: Int64) async throws -> [GrantRow] {
+        try await sql.select().columns("*").from("bk_grants").where("appUserId", .equal, appUserId)
+            .where("entitlement", .equal, entitlement).where(SQLColumn("revokedMs"), .is, SQLLiteral.null)
+            .all(decoding: GrantRow.self).filter { ($0.expiresMs ?? Int64.max) > atMs }
     }
 
     func revokeGrants(of appUserId: String, entitlement: String, atMs: Int64) async throws {

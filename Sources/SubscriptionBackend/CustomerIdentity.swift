@@ -48,9 +48,6 @@ enum CustomerIdentity {
     enum Claim: Equatable {
         /// Already the claimant's.
         case same
-        /// The claimant is anonymous (a device before log in restoring a purchase an identified
-        /// customer owns): the claimant's ID becomes that customer's alias, and nothing moves.
-        case join
         /// `current` is anonymous: every purchase of it moves to the claimant, and its ID becomes
         /// the claimant's alias (RevenueCat: "that App User ID will be aliased with the new App User ID").
         case merge
@@ -65,7 +62,6 @@ enum CustomerIdentity {
     static func claim(current: String, claimant: String, policy: TransferPolicy) -> Claim {
         if current == claimant { return .same }
         if isAnonymous(current) { return .merge }
-        if isAnonymous(claimant) && isIdentified(current) { return .join }
         if isDeleted(current) { return .relink }
         return policy == .transfer ? .transfer : .keep
     }

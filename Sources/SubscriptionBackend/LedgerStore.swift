@@ -278,7 +278,8 @@ final class LedgerStore {
         }
         for (token, alias) in aliases where alias?.appUserId == from { aliases[token] = AliasRow(appAccountToken: token, appUserId: into) }
         for index in newEvents.indices where newEvents[index].appUserId == from { newEvents[index].appUserId = into }
-        customers[from] = false
+        // Its row stays until the merge runs at the end of `flush`; marked known so nothing inserts it again.
+        customers[from] = true
         merges.append((from, into))
     }
 

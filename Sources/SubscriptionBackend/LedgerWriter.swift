@@ -91,13 +91,12 @@ struct LedgerWriter {
         LedgerKeys(customers: [appUserId]).adding(transaction, app: app)
     }
 
-    /// Who owns a transaction the app posts: the user its `appAccountToken` was first given to,
-    /// else the app user ID in the path (which then claims the token).
-    mutating func claim(token: String?, for appUserId: String) async throws -> String {
-        guard let token = token?.lowercased(), !token.isEmpty else { return appUserId }
-        if let alias = try await store.alias(token: token) { return alias.appUserId }
+    /// The poster claims the transaction's `appAccountToken` if no one has; a token another
+    /// customer claimed stays theirs (the purchase itself then moves by the transfer policy).
+    mutating func claim(token: String?, for appUserId: String) async throws {
+        guard let token = token?.lowercased(), !token.isEmpty else { return }
+        if try await store.alias(token: token) != nil { return }
         store.insert(AliasRow(appAccountToken: token, appUserId: appUserId))
-        return appUserId
     }
 
     /// Stores the transaction if it is newer than what we hold, and links it (`link`).
@@ -222,8 +221,6 @@ struct LedgerWriter {
         case (.relink, .app), (.relink, .sameAccount):
             try await seeCustomer(user)
             store.move(LinkRow(environment: environment, originalTransactionId: original, bundleId: existing.bundleId, appUserId: user))
-        case (.join, .app):
-            store.merge(from: user, into: existing.appUserId)
         case (.transfer, .app):
             try await seeCustomer(user)
             store.move(LinkRow(environment: environment, originalTransactionId: original, bundleId: existing.bundleId, appUserId: user))
@@ -324,6 +321,27 @@ struct LedgerWriter {
         }
         events.append(row)
         return payload
+    }
+
+    /// A promotional grant's event, as RevenueCat sends its own: `NON_RENEWING_PURCHASE` when
+    /// given, `CANCELLATION` when revoked, with `store` `PROMOTIONAL`; to the webhooks whose filters take it.
+    mutating func recordGrant(_ grant: GrantRow, type: EventType, atMs: Int64) async throws {
+        let id = Self.eventId("grant|\(grant.id)|\(type.rawValue)")
+        let productId = "promotional.\(grant.duration)"
+        let environment = "Production"
+        let payload = WebhookPayload(
+            id: id, type: type.rawValue, appUserId: grant.appUserId, bundleId: grant.bundleId, environment: environment,
+            entitlementIds: [grant.entitlement], productId: productId, transactionId: nil, originalTransactionId: nil, price: nil,
+            priceMilliunits: nil, currency: nil, periodType: "normal", ownershipType: nil, eventTimestampMs: atMs, store: "PROMOTIONAL")
+        let row = EventRow(
+            seq: try await store.nextEventSeq(), id: id, type: type.rawValue, appUserId: grant.appUserId, bundleId: grant.bundleId,
+            environment: environment, entitlement: grant.entitlement, productId: productId, transactionId: nil, originalTransactionId: nil,
+            price: nil, currency: nil, storeTimeMs: atMs, createdMs: nowMs, body: payload.json())
+        store.insert(row)
+        for hook in webhooks where hook.accepts(type: type.rawValue, environment: environment, bundleId: grant.bundleId) {
+            store.insert(OutboxRow(eventId: id, url: hook.url, attempts: 0, nextAttemptMs: nowMs, state: "pending", lastStatus: nil, lastError: nil))
+        }
+        events.append(row)
     }
 
     /// A stable UUID-shaped ID from the event's key.

@@ -236,13 +236,18 @@ public final class Reconciler: Sendable {
                 let events = try await database.writeLedger { store in
                     var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: backend.nowMs())
                     try await store.load(batch.map { LedgerKeys(customers: [user]).adding($0, app: app) })
+                    // The customer as of this write: merged or deleted since the pass listed them, its
+                    // purchases are the App Store's data only, linked to no one by this history.
+                    let current = try await store.resolve(user)
+                    let known = try await store.customerExists(current) && !CustomerIdentity.isDeleted(current)
+                    let source: LedgerWriter.Source = known ? .sameAccount(current) : .appStore
                     // Transaction History signs everything now: purchase order is the order of change.
                     for transaction in batch.sorted(by: { (($0.fields.purchaseDate ?? 0), $0.fields.transactionId ?? "") < (($1.fields.purchaseDate ?? 0), $1.fields.transactionId ?? "") }) {
                         // Same Apple account: its other subscriptions belong to this customer too.
-                        try await writer.apply(transaction, from: .sameAccount(user))
+                        try await writer.apply(transaction, from: source)
                     }
-                    if let newRevision {
-                        try await store.store.replace(RevisionRow(environment: environment, bundleId: app.bundleId, appUserId: user, revision: newRevision))
+                    if let newRevision, known {
+                        try await store.store.replace(RevisionRow(environment: environment, bundleId: app.bundleId, appUserId: current, revision: newRevision))
                     }
                     return writer.events.count
                 }

@@ -172,10 +172,17 @@ extension SubscriptionBackend {
 
     /// Records whether the customer consented to consumption data being sent to Apple when they
     /// ask for a refund (Apple's `customerConsented`); the latest word counts.
+    /// An alias records it for its customer; a deleted customer's stand-in cannot consent.
     public func recordConsent(appUserId: String, consented: Bool) async throws -> ConsumptionConsent {
-        let row = ConsentRow(appUserId: appUserId, consented: consented, recordedMs: nowMs())
-        try await database.write { store in try await store.save(row) }
-        return ConsumptionConsent(appUserId: appUserId, consented: consented, recordedMs: row.recordedMs)
+        let now = nowMs()
+        let row = try await database.write { store -> ConsentRow in
+            let id = try await store.resolve(appUserId) ?? appUserId
+            guard !CustomerIdentity.isDeleted(id) else { throw StandInRefused() }
+            let row = ConsentRow(appUserId: id, consented: consented, recordedMs: now)
+            try await store.save(row)
+            return row
+        }
+        return ConsumptionConsent(appUserId: row.appUserId, consented: consented, recordedMs: row.recordedMs)
     }
 }
 

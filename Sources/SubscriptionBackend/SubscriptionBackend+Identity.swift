@@ -8,6 +8,17 @@ public struct PurchaseBelongsToAnotherCustomer: Error, Sendable, CustomStringCon
     }
 }
 
+/// A `$deleted:` stand-in is the backend's own ID: the app cannot post, log in or set anything under it.
+public struct StandInRefused: Error, Sendable, CustomStringConvertible {
+    public var description: String { "a $deleted: ID stands in for an erased customer; the app cannot act as it" }
+}
+
+/// Customer info missing right after the write that made it: the backend's fault (a 500).
+struct CustomerVanished: Error, CustomStringConvertible {
+    var id: String
+    var description: String { "customer \(id) vanished" }
+}
+
 /// Two identified customers cannot become one: log in would merge their purchases.
 public struct AliasConflict: Error, Sendable, CustomStringConvertible {
     public var description: String {
@@ -45,12 +56,18 @@ extension SubscriptionBackend {
                 if !exists { store.insert(CustomerRow(appUserId: target, firstSeenMs: self.nowMs())) }
                 return (!exists, target)
             }
-            guard !exists || CustomerIdentity.isAnonymous(current) else { throw AliasConflict() }
+            // Only an anonymous customer merges (RevenueCat aliases an anonymous ID into the one
+            // logged in to); from an identified one, log in switches to the other customer.
+            guard CustomerIdentity.isAnonymous(current) else {
+                guard !exists else { throw AliasConflict() }
+                store.insert(CustomerRow(appUserId: target, firstSeenMs: self.nowMs()))
+                return (true, target)
+            }
             if !exists { store.insert(CustomerRow(appUserId: target, firstSeenMs: self.nowMs())) }
             store.merge(from: current, into: target)
             return (!exists, target)
         }
-        guard let info = try await customerInfo(appUserId: primary) else { throw BackendRequestError("customer \(primary) vanished") }
+        guard let info = try await customerInfo(appUserId: primary) else { throw CustomerVanished(id: primary) }
         return LogInResult(created: created, customer: info)
     }
 
@@ -134,27 +151,39 @@ extension SubscriptionBackend {
         default: throw GrantRefusal(description: "give either duration or expiresDate")
         }
         let grant = uuids().uuidString.lowercased()
+        let webhooks = configuration.webhooks, wall = nowMs()
         let id = try await database.writeLedger { store -> String in
             let id = try await store.resolve(appUserId)
             guard !CustomerIdentity.isDeleted(id) else { throw GrantRefusal(description: "a deleted customer cannot be granted anything") }
             if try await !store.customerExists(id) { store.insert(CustomerRow(appUserId: id, firstSeenMs: now)) }
-            try await store.store.insert([GrantRow(id: grant, appUserId: id, entitlement: entitlement, bundleId: app.bundleId,
-                                                   duration: duration?.rawValue ?? "custom", startMs: now, expiresMs: end, revokedMs: nil)],
-                                         into: "bk_grants")
+            let row = GrantRow(id: grant, appUserId: id, entitlement: entitlement, bundleId: app.bundleId,
+                               duration: duration?.rawValue ?? "custom", startMs: now, expiresMs: end, revokedMs: nil)
+            try await store.store.insert([row], into: "bk_grants")
+            var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: wall)
+            try await writer.recordGrant(row, type: .nonRenewingPurchase, atMs: now)
             return id
         }
+        onEvents()
         return try await infoAfterWrite(id)
     }
 
     /// Ends every running grant of `entitlement` now; nil for an unknown customer.
     public func revokeGrants(appUserId: String, entitlement: String) async throws -> CustomerInfo? {
         let now = try await storeNowMs()
-        let id = try await database.writeLedger { store -> String? in
+        let webhooks = configuration.webhooks, wall = nowMs(), apps = configuration.apps
+        let (id, events) = try await database.writeLedger { store -> (String?, Int) in
             let id = try await store.resolve(appUserId)
-            guard try await store.customerExists(id) else { return nil }
+            guard try await store.customerExists(id) else { return (nil, 0) }
+            let running = try await store.store.runningGrants(of: id, entitlement: entitlement, atMs: now)
             try await store.store.revokeGrants(of: id, entitlement: entitlement, atMs: now)
-            return id
+            for grant in running {
+                guard let app = apps.first(where: { $0.bundleId == grant.bundleId }) else { continue }
+                var writer = LedgerWriter(store: store, app: app, webhooks: webhooks, nowMs: wall)
+                try await writer.recordGrant(grant, type: .cancellation, atMs: now)
+            }
+            return (id, running.count)
         }
+        if events > 0 { onEvents() }
         guard let id else { return nil }
         return try await infoAfterWrite(id)
     }
@@ -168,7 +197,7 @@ extension SubscriptionBackend {
 
     /// Support's grants and revokes are not the app's sightings; its attribute writes are.
     private func infoAfterWrite(_ id: String, seenByApp: Bool = false) async throws -> CustomerInfo {
-        guard let info = try await customerInfo(appUserId: id, seenByApp: seenByApp) else { throw BackendRequestError("customer \(id) vanished") }
+        guard let info = try await customerInfo(appUserId: id, seenByApp: seenByApp) else { throw CustomerVanished(id: id) }
         return info
     }
 }

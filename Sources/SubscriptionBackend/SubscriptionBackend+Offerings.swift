@@ -74,7 +74,7 @@ extension SubscriptionBackend {
         guard control != treatment else {
             throw OfferingRefusal(kind: .refused, code: "invalidExperiment", description: "control and treatment are the same offering")
         }
-        let now = try await storeNowMs()
+        let now = nowMs()
         let experiment = Experiment(id: id, bundleId: bundleId, control: control, treatment: treatment, startMs: now, stopMs: nil)
         try await database.write { store in
             if try await store.experiment(id: id) != nil {
@@ -94,7 +94,7 @@ extension SubscriptionBackend {
 
     /// Stops enrolling; enrolled customers see the app's current offering again. The report stays.
     public func stopExperiment(id: String) async throws -> Experiment {
-        let now = try await storeNowMs()
+        let now = nowMs()
         return try await database.write { store in
             guard var experiment = try await store.experiment(id: id) else {
                 throw OfferingRefusal(kind: .notFound, code: "experimentNotFound", description: "no experiment \(id)")
@@ -120,12 +120,15 @@ extension SubscriptionBackend {
         guard let app = bundleId.map({ id in configuration.apps.first { $0.bundleId == id } }) ?? configuration.apps.first else {
             throw OfferingRefusal(kind: .notFound, code: "appNotFound", description: "no app \(bundleId ?? "") is configured")
         }
-        let now = try await storeNowMs()
+        // Experiments run on the backend's own clock, as customers' first sightings do: a store
+        // running ahead in a test must not make every customer look older than the experiment.
+        let now = nowMs(), wall = now
         // Through ingest's group commit: an app's launch asks for offerings, so these come in crowds.
         let (id, enrollment) = try await ingest.write(keys: LedgerKeys(customers: [appUserId])) { store -> (String, CustomerOfferings.Enrollment?) in
             let id = try await store.resolve(appUserId)
-            if try await !store.customerExists(id) { store.insert(CustomerRow(appUserId: id, firstSeenMs: now)) }
-            guard !CustomerIdentity.isDeleted(id), let experiment = try await store.store.runningExperiments(bundleId: app.bundleId).first else {
+            guard !CustomerIdentity.isDeleted(id) else { return (id, nil) }
+            if try await !store.customerExists(id) { store.insert(CustomerRow(appUserId: id, firstSeenMs: wall)) }
+            guard let experiment = try await store.store.runningExperiments(bundleId: app.bundleId).first else {
                 return (id, nil)
             }
             if let row = try await store.store.enrollment(experimentId: experiment.id, appUserId: id) {

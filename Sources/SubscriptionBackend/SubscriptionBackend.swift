@@ -85,8 +85,9 @@ public final class SubscriptionBackend: Sendable {
         return applied
     }
 
-    /// A transaction the app sends (`jwsRepresentation`), linked to `appUserId` (or to the user
-    /// its `appAccountToken` already belongs to). Returns the customer's info after the commit.
+    /// A transaction the app sends (`jwsRepresentation`), linked to `appUserId`, the poster: a
+    /// purchase another customer has merges (an anonymous one), moves or stays by the app's
+    /// transfer policy (`LedgerWriter.link`). Returns the poster's info after the commit.
     public func receiveTransaction(appUserId: String, signedTransaction: String) async throws -> CustomerInfo {
         guard !appUserId.isEmpty, appUserId.count <= 256 else { throw BackendRequestError("appUserId must be 1–256 characters") }
         let checker = try checker(for: signedTransaction, what: "transaction")
@@ -100,17 +101,17 @@ public final class SubscriptionBackend: Sendable {
         let (owner, events, keptWith) = try await ingest.write(keys: LedgerWriter.keys(transaction, appUserId: appUserId, app: checker.app)) { store in
             var writer = LedgerWriter(store: store, app: checker.app, webhooks: webhooks, nowMs: self.nowMs())
             let poster = try await store.resolve(appUserId)
+            guard !CustomerIdentity.isDeleted(poster) else { throw StandInRefused() }
             try await writer.seeCustomer(poster)
-            let owner = try await writer.claim(token: transaction.fields.appAccountToken, for: poster)
-            try await writer.apply(transaction, from: .app(owner))
-            let linked = try await writer.owner(environment: transaction.fields.environment ?? "",
-                                                original: transaction.fields.originalTransactionId ?? "")
-            let kept = writer.keptWith
-            return (kept == nil ? linked ?? owner : owner, writer.events.count, kept)
+            try await writer.claim(token: transaction.fields.appAccountToken, for: poster)
+            try await writer.apply(transaction, from: .app(poster))
+            // Answered with the poster's own customer, whoever has the purchase: never another's.
+            let owner = try await store.resolve(poster)
+            return (owner, writer.events.count, writer.keptWith)
         }
         if events > 0 { onEvents() }
         if keptWith != nil { throw PurchaseBelongsToAnotherCustomer() }
-        guard let info = try await customerInfo(appUserId: owner) else { throw BackendRequestError("customer \(owner) vanished") }
+        guard let info = try await customerInfo(appUserId: owner) else { throw CustomerVanished(id: owner) }
         return info
     }
 
@@ -140,7 +141,9 @@ public final class SubscriptionBackend: Sendable {
 
     /// The customer's events, oldest first.
     public func events(appUserId: String?, limit: Int) async throws -> [WebhookPayload] {
-        let bodies = try await database.eventBodies(appUserId: appUserId, limit: max(1, min(limit, 1000)))
+        var customer = appUserId
+        if let appUserId { customer = try await database.customer(named: appUserId)?.appUserId ?? appUserId }
+        let bodies = try await database.eventBodies(appUserId: customer, limit: max(1, min(limit, 1000)))
         return bodies.compactMap { try? JSONDecoder().decode(WebhookPayload.self, from: Data($0.utf8)) }
     }
 

@@ -46,7 +46,7 @@ import Testing
             // The anonymous ID still answers, as ann.
             #expect(try await backend.customerInfo(appUserId: anonymous)?.appUserId == "ann")
             #expect(try await backend.overview(environment: nil).customers == 1)
-            #expect(try await test.eventTypes(anonymous).isEmpty)
+            #expect(try await test.eventTypes(anonymous) == ["INITIAL_PURCHASE"], "the alias lists its customer's events")
 
             // A token nobody claimed names a provisional customer, merged into whoever claims the token.
             let token = "6f1c1d4e-2222-4a6b-9c1d-5e8f000000aa"
@@ -65,11 +65,11 @@ import Testing
             // Logging in again changes nothing; two identified customers are never merged.
             #expect(try await backend.logIn(appUserId: "dee", newAppUserId: "dee").created == false)
             await #expect(throws: AliasConflict.self) { try await backend.logIn(appUserId: "ann", newAppUserId: "bob") }
-            // An identified customer logging in to a new ID: the new ID takes over, the old one stays an alias.
-            let renamed = try await backend.logIn(appUserId: "bob", newAppUserId: "robert")
-            #expect(renamed.created && renamed.customer.subscriptions.map(\.originalTransactionId) == ["200"])
-            #expect(renamed.customer.aliases == [token, "bob"])
-            #expect(try await backend.customerInfo(appUserId: "bob")?.appUserId == "robert")
+            // From an identified customer, log in switches to the other one: nothing of bob's moves
+            // (a shared device's next user must not get his purchases or attributes).
+            let switched = try await backend.logIn(appUserId: "bob", newAppUserId: "robert")
+            #expect(switched.created && switched.customer.subscriptions.isEmpty && switched.customer.aliases.isEmpty)
+            #expect(try await backend.customerInfo(appUserId: "bob")?.subscriptions.map(\.originalTransactionId) == ["200"])
         }
     }
 
@@ -106,10 +106,25 @@ import Testing
                     #expect(try await backend.customerInfo(appUserId: "bob")?.subscriptions.isEmpty == true)
                     #expect(try await backend.events(appUserId: nil, limit: 100).allSatisfy { $0.type != "TRANSFER" })
                 }
-                // Under either policy a device not logged in that restores the purchase joins its owner.
+                // A device not logged in restoring it is a second customer like any other, and is never
+                // answered with the owner's info; a purchase whose token the owner claimed likewise.
                 let owner = policy == .transfer ? "bob" : "ann"
-                let device = try await backend.receiveTransaction(appUserId: "$anon:device", signedTransaction: purchase.jws)
-                #expect(device.appUserId == owner && device.aliases.contains("$anon:device"))
+                _ = try await backend.setAttributes(appUserId: owner, ["$email": "\(owner)@example.com"])
+                let tokened = try Self.subscribed(kit, original: "301", token: "6f1c1d4e-5555-4a6b-9c1d-5e8f000000ff")
+                _ = try await backend.receiveTransaction(appUserId: owner, signedTransaction: tokened.jws)
+                for jws in [purchase.jws, tokened.jws] {
+                    switch policy {
+                    case .transfer:
+                        let device = try await backend.receiveTransaction(appUserId: "$anon:device", signedTransaction: jws)
+                        #expect(device.appUserId == "$anon:device" && device.subscriberAttributes.isEmpty && device.aliases.isEmpty)
+                    case .keep:
+                        await #expect(throws: PurchaseBelongsToAnotherCustomer.self) {
+                            try await backend.receiveTransaction(appUserId: "$anon:device", signedTransaction: jws)
+                        }
+                    }
+                }
+                let kept = try await backend.customerInfo(appUserId: owner)?.subscriptions.count
+                #expect(kept == (policy == .transfer ? 0 : 2))
             }
         }
     }
