@@ -223,6 +223,12 @@ import Testing
             let revoked = try #require(try await backend.revokeGrants(appUserId: "ann", entitlement: "pro"))
             #expect(revoked.entitlements["pro"]?.isActive == false)
             #expect(try await backend.revokeGrants(appUserId: "nobody", entitlement: "pro") == nil)
+            // As RevenueCat sends its promotional events: a purchase for each grant, a cancellation
+            // for the one revoked while running (the monthly one had ended), store PROMOTIONAL.
+            let events = try await backend.events(appUserId: "ann", limit: 100)
+            #expect(events.map(\.type) == ["NON_RENEWING_PURCHASE", "NON_RENEWING_PURCHASE", "CANCELLATION"])
+            #expect(events.allSatisfy { $0.store == "PROMOTIONAL" && $0.entitlementIds == ["pro"] })
+            #expect(events.map(\.productId) == ["promotional.monthly", "promotional.lifetime", "promotional.lifetime"])
             await #expect(throws: GrantRefusal.self) {
                 try await backend.grantEntitlement(appUserId: "ann", entitlement: "pro", duration: nil, expiresMs: january31, bundleId: nil)
             }
