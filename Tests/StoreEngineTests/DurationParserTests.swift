@@ -32,8 +32,11 @@ struct DurationParserTests {
         #expect(throws: DurationParser.Failure.self) { try DurationParser.parse(text) }
     }
 
-    @Test func refusesJumpsBeyondAThousandYears() {
-        #expect(throws: DurationParser.Failure.tooLong("1001y")) { try DurationParser.parse("1001y") }
+    @Test func refusesJumpsBeyondAHundredYears() throws {
+        #expect(throws: DurationParser.Failure.tooLong("101y")) { try DurationParser.parse("101y") }
+        #expect(throws: DurationParser.Failure.tooLong("1201M")) { try DurationParser.parse("1201M") }
+        #expect(throws: DurationParser.Failure.tooLong("P36601D")) { try DurationParser.parse("P36601D") }
+        #expect(try DurationParser.parse("100y") == .calendar(SubscriptionPeriod(unit: .year, value: 100)))
         #expect(throws: DurationParser.Failure.self) { try DurationParser.parse("999999999999999999999d") }
         #expect(throws: DurationParser.Failure.self) { try DurationParser.parse("P999999999999D") }
     }

@@ -78,7 +78,7 @@ enum AdminBody {
 
     /// A JSON number is milliseconds; a string is openapi.json's `Duration`: digits with one
     /// unit (`45s`, `30m`, `12h`, `1d`, `2w`, `1M`, `1y`), or ISO 8601 with one component. A
-    /// well-formed jump over 1000 years is refused as 422: the request is readable, its size is not.
+    /// well-formed jump over 100 years is refused as 422: the request is readable, its size is not.
     static func duration(_ value: TextOrNumber) throws -> TimeJump {
         let text = value.text
         guard value.isNumber ? text.wholeMatch(of: /[0-9]{1,15}/) != nil
