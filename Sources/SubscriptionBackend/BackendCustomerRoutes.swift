@@ -46,7 +46,18 @@ enum BackendCustomerRoutes {
         }
         v1.put("/customers/:appUserId/attributes") { request, context in
             guard let user = BackendHTTPServer.appUserId(context) else { return BackendHTTPServer.badAppUserId }
-            struct Value: Decodable { var value: String? }
+            struct Value: Decodable {
+                var value: String?
+                enum CodingKeys: String, CodingKey { case value }
+                /// `value` must be there: a string sets the attribute, null removes it.
+                init(from decoder: any Decoder) throws {
+                    let c = try decoder.container(keyedBy: CodingKeys.self)
+                    guard c.contains(.value) else {
+                        throw DecodingError.keyNotFound(CodingKeys.value, .init(codingPath: c.codingPath, debugDescription: "value is required"))
+                    }
+                    value = try c.decodeIfPresent(String.self, forKey: .value)
+                }
+            }
             struct Body: Decodable { var attributes: [String: Value] }
             guard let body: Body = await decode(request) else {
                 return BackendHTTPServer.error(400, "malformed", "expected {\"attributes\": {\"$email\": {\"value\": \"…\"}, \"key\": {\"value\": null}}}")

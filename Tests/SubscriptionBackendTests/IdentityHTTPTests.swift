@@ -34,6 +34,7 @@ import Testing
 
             let (set, info) = try await call(.PUT, "bob/attributes", "{\"attributes\": {\"$email\": {\"value\": \"bob@example.com\"}}}")
             #expect(set == 200 && ((info["subscriberAttributes"] as? [String: Any])?["$email"] as? [String: Any])?["value"] as? String == "bob@example.com")
+            #expect(try await call(.PUT, "bob/attributes", "{\"attributes\": {\"k\": {}}}").0 == 400, "value must be given (null removes)")
             let (bad, badBody) = try await call(.PUT, "bob/attributes", "{\"attributes\": {\"$nope\": {\"value\": \"x\"}}}")
             #expect(bad == 400 && badBody["error"] as? String == "invalidAttributes" && (badBody["message"] as? String)?.contains("$nope") == true)
 
