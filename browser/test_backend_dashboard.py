@@ -6,7 +6,8 @@ customer with a hostile app user ID), let a simulated week and a day pass so the
 and the weekly plan renews, then: the overview's figures equal `GET /v1/admin/overview`; the
 keyboard alone finds the hostile customer and opens their page, where the hostile name and
 entitlement are inert text; with JavaScript off the lookup form still works; no request leaves
-the backend's origin.
+the backend's origin; the paywalls page shows offerings and an experiment's report, reached by
+keyboard, with hostile copy inert.
 """
 
 from __future__ import annotations
@@ -220,6 +221,27 @@ def test_dashboard_matches_the_api_works_by_keyboard_and_keeps_hostile_text_iner
     assert [e.get_attribute("data-event") for e in driver.find_elements(By.CSS_SELECTOR, "li[data-event]")] == ["NON_RENEWING_PURCHASE"]
     requested = network_requests(driver)
     assert requested and not foreign(requested, backend.base_url), foreign(requested, backend.base_url)
+
+    # The paywalls page (#34 §6): offerings and an experiment's report as accessible tables,
+    # reached by keyboard from the navigation; the offering's copy is inert text.
+    hostile_title = "<img src=x onerror=alert(4)>Sale"
+    for offering, products in [("default", [MONTHLY, YEARLY]), ("sale", [YEARLY])]:
+        r = requests.put(f"{backend.base_url}/v1/admin/apps/{bundle}/offerings/{offering}", timeout=30,
+                         json={"packages": [{"id": p.split(".")[-1], "productId": p} for p in products], "metadata": {"title": hostile_title}})
+        assert r.status_code == 200, r.text
+    r = requests.put(f"{backend.base_url}/v1/admin/experiments/sale-test", json={"bundleId": bundle, "control": "default", "treatment": "sale"}, timeout=30)
+    assert r.status_code == 200, r.text
+    driver.get(backend.base_url + "/")
+    tab_until(driver, "e.tagName === 'A' && e.getAttribute('href') === '/paywalls'")
+    press(driver, Keys.ENTER)
+    report_table = "table[aria-label='Experiment sale-test by variant']"
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, report_table), "the paywalls page")
+    assert_no_alert(driver)
+    assert hostile_title in driver.find_element(By.CSS_SELECTOR, f"table[aria-label='Offerings of {bundle}']").text
+    assert driver.execute_script("return document.querySelectorAll('script, img, [onerror]').length") == 0
+    rows = driver.find_elements(By.CSS_SELECTOR, report_table + " tbody tr")
+    assert [row.find_element(By.CSS_SELECTOR, "th").text for row in rows] == ["control", "treatment"]
+    assert not unnamed_controls(driver), unnamed_controls(driver)
 
     # JavaScript off: the environment filter and the lookup are plain forms.
     plain = chromium(javascript=False)

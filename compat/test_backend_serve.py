@@ -224,6 +224,45 @@ def test_a_family_shared_subscription_reaches_the_backend_for_organizer_and_memb
     assert shared["isActive"] and shared["expiresDate"] == mine["expiresDate"]
 
 
+def test_the_demo_paywall_shows_the_offering_the_backend_serves_and_its_experiment_splits_it(system):
+    """#34 §6: with an offering configured in the backend, the Backyard Birds Pass paywall on
+    /store shows its plans and copy; with an experiment running, each new customer sees their
+    variant's, and the backend's report counts them."""
+    def page(customer):
+        r = requests.get(f"{system.store.url}/store/backyard-birds-pass?customer={customer}", timeout=60)
+        assert r.status_code == 200, r.text
+        return r.text
+
+    assert "Backyard Birds Pass" in page("shopper-0")  # no offering yet: the page's own copy
+    for offering_id, body in [
+        ("default", {"packages": [{"id": "individual", "productId": INDIVIDUAL}, {"id": "family", "productId": FAMILY}],
+                     "metadata": {"title": "Birds all year", "subtitle": "Every plan"}}),
+        ("family_sale", {"packages": [{"id": "family", "productId": FAMILY}],
+                         "metadata": {"title": "Families fly free", "subtitle": "The family plan"}}),
+    ]:
+        r = system.backend("PUT", f"/v1/admin/apps/{BIRDS}/offerings/{offering_id}", body)
+        assert r.status_code == 200, r.text
+    html = page("shopper-1")
+    assert "Birds all year" in html and f'data-product-id="{INDIVIDUAL}"' in html
+
+    r = system.backend("PUT", "/v1/admin/experiments/family-sale", {"bundleId": BIRDS, "control": "default", "treatment": "family_sale"})
+    assert r.status_code == 200, r.text
+    seen = {}
+    for i in range(12):
+        customer = f"visitor-{i}"
+        html = page(customer)
+        variant = system.backend("GET", f"/v1/customers/{customer}/offerings?bundleId={BIRDS}").json()["experiment"]["variant"]
+        seen[variant] = seen.get(variant, 0) + 1
+        if variant == "treatment":
+            assert "Families fly free" in html and f'data-product-id="{INDIVIDUAL}"' not in html, customer
+        else:
+            assert "Birds all year" in html and f'data-product-id="{INDIVIDUAL}"' in html, customer
+    assert set(seen) == {"control", "treatment"}, seen
+    report = system.backend("GET", "/v1/admin/experiments/family-sale").json()
+    assert {v["variant"]: v["customers"] for v in report["variants"]} == seen
+    assert system.backend("POST", "/v1/admin/experiments/family-sale/stop").status_code == 200
+
+
 def test_the_backend_switch_is_a_flag_a_variable_and_a_config_key(tmp_path):
     """docs/configuration.md: flag beats variable beats file, for --backend/--no-backend too.
     Without the backend nothing of it is made: no DATA/backend folder, no notification URLs."""

@@ -21,6 +21,9 @@ public struct StoreHTTPServer: Sendable {
     public var adminToken: String?
     /// The pages served at `/store` (those whose app this store hosts).
     public var storePages: [StorePage]
+    /// Where `/store` pages find the offering a subscription backend serves the customer (their
+    /// `StoreSnapshot.offering`); nil: none. `openstore serve` wires its backend's.
+    public var offerings: OfferingSource? = nil
     /// What `/metrics` reports; each server counts its own requests.
     public var metrics = StoreMetrics()
     /// When true the logger given to `run` keeps its level (`openstore serve --log-level`) and
@@ -75,7 +78,7 @@ public struct StoreHTTPServer: Sendable {
         TransactionUpdateRoutes(store: store).register(on: router)
         VerifyReceiptRoutes(store: store, token: adminToken).register(on: router)
         StartPage(store: store).register(on: router)
-        StorePageRoutes(store: store, pages: storePages).register(on: router)
+        StorePageRoutes(store: store, pages: storePages, offerings: offerings).register(on: router)
         ManageRoutes(store: store, token: adminToken).register(on: router)
         allowed.load(router.routes)
         return router

@@ -1,7 +1,10 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import NIOCore
 import StoreEngine
+import StoreShared
+import StoreViews
 import SubscriptionBackend
 import Synchronization
 
@@ -22,6 +25,8 @@ final class DemoBackend: Sendable {
     private let http = HTTPClient(eventLoopGroupProvider: .singleton)
     /// The running backend and its database, once started.
     private let running = Mutex<(task: Task<Void, Never>?, database: BackendDatabase?)>((nil, nil))
+    /// Where the backend listens, once it does (`offering` asks it there).
+    private let base = Mutex<String?>(nil)
 
     private init(store: AppStore, settings: ServeSettings, apps: [AppConfiguration], folder: URL, logger: Logger) {
         self.store = store
@@ -128,9 +133,26 @@ final class DemoBackend: Sendable {
         running.withLock { $0.task = work }
     }
 
+    /// The offering the backend serves `customer` of `bundleId`, for the store's `/store` pages
+    /// (`OfferingSource`): what a real app's paywall asks its backend. Nil until the backend
+    /// listens, when none is configured, or when it does not answer within two seconds.
+    func offering(bundleId: String, customer: String) async -> RemoteOffering? {
+        guard let base = base.withLock({ $0 }) else { return nil }
+        let url = "\(base)/v1/customers/\(PercentEncoding.unreserved(customer))/offerings?bundleId=\(PercentEncoding.unreserved(bundleId))"
+        guard let response = try? await http.execute(HTTPClientRequest(url: url), timeout: .seconds(2)), response.status == .ok,
+              let body = try? await response.body.collect(upTo: 1 << 20),
+              let answer = try? JSONDecoder().decode(CustomerOfferings.self, from: Data(buffer: body)),
+              let current = answer.current else { return nil }
+        let product = { (package: String?) in current.packages.first { $0.id == package }?.productId }
+        return RemoteOffering(id: current.id, productIDs: current.packages.map(\.productId),
+                              preselectedProductID: product(current.preselectedPackage),
+                              title: current.metadata["title"], subtitle: current.metadata["subtitle"])
+    }
+
     /// Points the demo apps' notification URLs at the backend and prints where it is.
     private func listening(host: String, port: Int) async {
         let base = "http://\(Self.reachable(host)):\(port)"
+        self.base.withLock { $0 = base }
         var kept: [String] = []
         for app in apps {
             let url = "\(base)/apple/notifications/\(app.bundleId)"

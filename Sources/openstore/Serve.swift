@@ -107,6 +107,8 @@ struct Serve: AsyncParsableCommand {
         // The demo apps get the developer's side too: a subscription backend on the next port.
         let backend: DemoBackend? = settings.backend && settings.apps.isEmpty
             ? try await DemoBackend.prepare(store: store, settings: settings, apps: apps, logger: logger) : nil
+        // The demo paywalls on /store show the offering the backend serves their customer, if any.
+        if let backend { server.offerings = { bundleId, customer in await backend.offering(bundleId: bundleId, customer: customer) } }
         try await server.run(logger: logger) { boundPort in
             if settings.advertiseURL == nil { store.advertise(Self.advertised(host: settings.host, port: boundPort)) }
             let url = "http://\(settings.host):\(boundPort)"

@@ -36,13 +36,14 @@ final class LiveServer: Sendable {
     ///   (the connection itself is on loopback), to test what outside peers get.
     static func start(apps: [StoreApp], host: String = "127.0.0.1", adminToken: String? = nil,
                       storePages: [StorePage] = DemoStorePages.all, peer: SocketAddress? = nil,
-                      serverAPIRateLimit: Int? = nil) async throws -> LiveServer {
+                      serverAPIRateLimit: Int? = nil, offerings: OfferingSource? = nil) async throws -> LiveServer {
         let path = TemporaryFolder.make("http").appendingPathComponent("store.sqlite").path
         let database = try await StoreDatabase.open(path: path)
         let store = try await AppStore.open(database: database, apps: apps)
         var configured = StoreHTTPServer(store: store, host: host, port: 0, adminToken: adminToken, storePages: storePages)
         configured.serverAPIRateLimit = serverAPIRateLimit
         configured.peerOverride = peer
+        configured.offerings = offerings
         let server = configured
         let running = try await LoopbackServer.start { listening in
             { try await server.run { port in listening(port) } }
@@ -53,14 +54,14 @@ final class LiveServer: Sendable {
     /// Runs `body` against a fresh server (see `start`) and always stops it afterwards.
     static func with<Value>(apps: [StoreApp], host: String = "127.0.0.1", adminToken: String? = nil,
                             storePages: [StorePage] = DemoStorePages.all, peer: SocketAddress? = nil, serverAPIRateLimit: Int? = nil,
-                            transport: Transport = .socket,
+                            transport: Transport = .socket, offerings: OfferingSource? = nil,
                             _ body: (LiveServer) async throws -> Value) async throws -> Value {
         if transport == .router {
             return try await inProcess(apps: apps, adminToken: adminToken, storePages: storePages, peer: peer,
                                        serverAPIRateLimit: serverAPIRateLimit, body)
         }
         return try await withStarted({ try await start(apps: apps, host: host, adminToken: adminToken, storePages: storePages, peer: peer,
-                                                       serverAPIRateLimit: serverAPIRateLimit) },
+                                                       serverAPIRateLimit: serverAPIRateLimit, offerings: offerings) },
                                      stop: { await $0.stop() }, body)
     }
 

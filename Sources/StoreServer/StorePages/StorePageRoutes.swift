@@ -14,10 +14,12 @@ struct StorePageRoutes {
     let store: AppStore
     /// Pages whose app this store serves, in registry order.
     let pages: [StorePage]
+    let offerings: OfferingSource?
 
-    init(store: AppStore, pages: [StorePage]) {
+    init(store: AppStore, pages: [StorePage], offerings: OfferingSource? = nil) {
         self.store = store
         self.pages = pages.filter { (try? store.app($0.bundleId)) != nil }
+        self.offerings = offerings
     }
 
     func register(on router: Router<StoreRequestContext>) {
@@ -102,9 +104,11 @@ struct StorePageRoutes {
     }
 
     func snapshot(_ page: StorePage, _ query: StorePageQuery) async throws -> StoreSnapshot {
-        try await StoreSnapshotLoader(store: store).load(
+        var snapshot = try await StoreSnapshotLoader(store: store).load(
             bundleId: page.bundleId, customer: query.customer, world: query.world,
             policyPages: .init(terms: query.termsURL(page.id), privacy: query.privacyURL(page.id)))
+        if let offerings { snapshot.offering = await offerings(page.bundleId, query.customer) }
+        return snapshot
     }
 
     func render(_ page: StorePage, _ snapshot: StoreSnapshot, _ query: StorePageQuery, header: AnyView?) -> PageRenderer.Rendered {

@@ -111,9 +111,20 @@ public struct BackyardBirdsPassShop: View {
             case .success:
                 StoreReader { store, _ in
                     let showPremiumUpgrade = (PassUpgradeOffer.activeLevel(status, store) ?? 1) > 1
-                    SubscriptionStoreView(groupID: BackyardBirds.passGroupID, visibleRelationships: showPremiumUpgrade ? .upgrade : .all) {
-                        PassMarketingContent(showPremiumUpgrade: showPremiumUpgrade)
-                            .containerBackground(for: .subscriptionStoreFullHeight) { SkyBackground() }
+                    // The backend's offering, when one is served: its plans and copy (not for an upgrade).
+                    let offering = showPremiumUpgrade ? nil : store.offering
+                    Group {
+                        if let offering, let plans = offering.productIDs(in: BackyardBirds.passGroupID, of: store) {
+                            SubscriptionStoreView(productIDs: plans) {
+                                PassMarketingContent(showPremiumUpgrade: false, offering: offering)
+                                    .containerBackground(for: .subscriptionStoreFullHeight) { SkyBackground() }
+                            }
+                        } else {
+                            SubscriptionStoreView(groupID: BackyardBirds.passGroupID, visibleRelationships: showPremiumUpgrade ? .upgrade : .all) {
+                                PassMarketingContent(showPremiumUpgrade: showPremiumUpgrade)
+                                    .containerBackground(for: .subscriptionStoreFullHeight) { SkyBackground() }
+                            }
+                        }
                     }
                     .backgroundStyle(.clear)
                     .subscriptionStoreButtonLabel(.multiline)
@@ -131,14 +142,16 @@ public struct BackyardBirdsPassShop: View {
 
 struct PassMarketingContent: View {
     let showPremiumUpgrade: Bool
+    /// The backend's offering: its title and subtitle replace the built-in copy.
+    var offering: RemoteOffering? = nil
 
     var body: some View {
         VStack(alignment: .center, spacing: 8) {
             Image(systemName: "bird.fill")
-            Text(showPremiumUpgrade ? "Backyard Birds Premium" : "Backyard Birds Pass").font(.largeTitle)
-            Text(showPremiumUpgrade
+            Text(offering?.title ?? (showPremiumUpgrade ? "Backyard Birds Premium" : "Backyard Birds Pass")).font(.largeTitle)
+            Text(offering?.subtitle ?? (showPremiumUpgrade
                  ? "Unlock every backyard, every bird and every decoration."
-                 : "A world of birds awaits: more backyards, more birds, more decorations.")
+                 : "A world of birds awaits: more backyards, more birds, more decorations."))
                 .font(.title3)
         }
         .multilineTextAlignment(.center)

@@ -44,14 +44,16 @@ public struct FoodTruckStore: View {
             Text("Annual Sales History").font(.title2)
             SalesHistoryOffer()
             Text("Social Feed+").font(.title2)
-            SubscriptionStoreView(groupID: FoodTruck.socialFeedGroupID) {
-                VStack(alignment: .center, spacing: 6) {
-                    Image(systemName: "bubble.left.and.bubble.right.fill")
-                    Text("Social Feed+").font(.title)
-                    Text("See what everyone is saying about your truck, and reply from anywhere.")
-                    YearlySavings()
+            StoreReader { store, _ in
+                // The backend's offering, when one is served: its Social Feed+ plans and copy.
+                let offering = store.offering
+                Group {
+                    if let offering, let plans = offering.productIDs(in: FoodTruck.socialFeedGroupID, of: store) {
+                        SubscriptionStoreView(productIDs: plans) { SocialFeedMarketing(offering: offering) }
+                    } else {
+                        SubscriptionStoreView(groupID: FoodTruck.socialFeedGroupID) { SocialFeedMarketing(offering: nil) }
+                    }
                 }
-                .multilineTextAlignment(.center)
             }
             .subscriptionStoreControlStyle(.prominentPicker)
             .storeButton(.visible, for: .restorePurchases, .policies)
@@ -135,5 +137,20 @@ struct SocialFeedStatusPanel: View {
     static func format(_ date: Date) -> String {
         date.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, locale: Locale(identifier: "en_US"),
                                         timeZone: TimeZone(identifier: "UTC")!)) + " UTC"
+    }
+}
+
+/// Social Feed+'s marketing content; an offering's title and subtitle replace the built-in copy.
+struct SocialFeedMarketing: View {
+    let offering: RemoteOffering?
+
+    var body: some View {
+        VStack(alignment: .center, spacing: 6) {
+            Image(systemName: "bubble.left.and.bubble.right.fill")
+            Text(offering?.title ?? "Social Feed+").font(.title)
+            Text(offering?.subtitle ?? "See what everyone is saying about your truck, and reply from anywhere.")
+            YearlySavings()
+        }
+        .multilineTextAlignment(.center)
     }
 }

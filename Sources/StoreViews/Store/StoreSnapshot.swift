@@ -28,6 +28,9 @@ public struct StoreSnapshot: Sendable {
     public var customer: String?
     /// The store clock of the customer's world.
     public var now: Date
+    /// The offering a subscription backend serves this customer, when the store was given a source
+    /// of them (`openstore serve` wires its backend's `GET /v1/customers/{id}/offerings`); nil otherwise.
+    public var offering: RemoteOffering? = nil
 
     /// A snapshot of the given data; unless told otherwise, the customer is eligible for every group's intro offer.
     public init(products: [Product], unavailableProductIDs: Set<String> = [], productsFailure: StoreViewError? = nil,
