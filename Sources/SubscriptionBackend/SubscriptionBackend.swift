@@ -106,8 +106,8 @@ public final class SubscriptionBackend: Sendable {
             try await writer.claim(token: transaction.fields.appAccountToken, for: poster)
             try await writer.apply(transaction, from: .app(poster))
             // Answered with the poster's own customer, whoever has the purchase: never another's.
-            let owner = try await store.resolve(poster)
-            return (owner, writer.events.count, writer.keptWith)
+            // (Applying merges others into the poster, never the poster away: it stays resolved.)
+            return (poster, writer.events.count, writer.keptWith)
         }
         if events > 0 { onEvents() }
         if keptWith != nil { throw PurchaseBelongsToAnotherCustomer() }
