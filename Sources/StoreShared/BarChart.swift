@@ -37,6 +37,10 @@ public struct BarChart: Sendable {
     public let stacked: Bool
     /// How a value reads in the table and the tooltips.
     public let format: @Sendable (Double) -> String
+    /// Draws negative values below a zero line (a movement chart's churn); otherwise they count as zero.
+    public var allowsNegative = false
+    /// Adds the numbers as a table under a disclosure; off where the page prints a fuller table of its own.
+    public var showsTable = true
 
     /// A chart of `series` over `labels`; values read as whole numbers, else with two decimals.
     public init(id: String, title: String, summary: String, labels: [String], series: [Series], stacked: Bool = false,
@@ -54,15 +58,23 @@ public struct BarChart: Sendable {
     public func render(_ html: HTMLWriter) {
         let width = 720.0, height = 220.0, left = 44.0, bottom = 28.0, top = 10.0
         let count = max(1, labels.count)
+        let negative = allowsNegative
         let value: (Int, Int) -> Double = { s, i in
             let v = i < series[s].values.count ? series[s].values[i] : 0
-            return v.isFinite ? max(0, v) : 0
+            return v.isFinite ? (negative ? v : max(0, v)) : 0
         }
         let peaks = (0..<labels.count).map { i in
-            stacked ? series.indices.reduce(0) { $0 + value($1, i) } : series.indices.map { value($0, i) }.max() ?? 0
+            stacked ? series.indices.reduce(0) { $0 + max(0, value($1, i)) } : series.indices.map { max(0, value($0, i)) }.max() ?? 0
         }
-        let peak = max(1, peaks.max() ?? 1)
+        let troughs = (0..<labels.count).map { i in
+            stacked ? series.indices.reduce(0) { $0 + min(0, value($1, i)) } : series.indices.map { min(0, value($0, i)) }.min() ?? 0
+        }
+        let trough = -(troughs.min() ?? 0)
+        let peak = max(trough > 0 ? 0 : 1, peaks.max() ?? 1)
         let plotHeight = height - bottom - top
+        // The zero line sits above the negative part: all of the plot when nothing is negative.
+        let zeroY = top + plotHeight * peak / max(1e-9, peak + trough)
+        let scale = plotHeight / max(1e-9, peak + trough)
         let slot = (width - left) / Double(count)
         let barWidth = max(1, stacked || series.isEmpty ? slot * 0.8 : slot * 0.8 / Double(series.count))
         html.open("figure", [("class", "mg-figure"), ("aria-labelledby", "\(id)-title")])
@@ -71,19 +83,26 @@ public struct BarChart: Sendable {
                           ("aria-label", summary), ("xmlns", "http://www.w3.org/2000/svg")])
         html.element("title", text: summary)
         // Axis and the peak's gridline.
-        html.open("line", [("class", "mg-axis"), ("x1", n(left)), ("y1", n(top + plotHeight)), ("x2", n(width)), ("y2", n(top + plotHeight))])
+        html.open("line", [("class", "mg-axis"), ("x1", n(left)), ("y1", n(zeroY)), ("x2", n(width)), ("y2", n(zeroY))])
         html.close("line")
-        html.element("text", [("x", "2"), ("y", n(top + 10))], text: format(peak))
-        html.element("text", [("x", "2"), ("y", n(top + plotHeight))], text: "0")
+        if peak > 0 { html.element("text", [("x", "2"), ("y", n(top + 10))], text: format(peak)) }
+        html.element("text", [("x", "2"), ("y", n(zeroY))], text: "0")
+        if trough > 0 { html.element("text", [("x", "2"), ("y", n(top + plotHeight))], text: format(-trough)) }
         for i in 0..<labels.count {
-            var base = top + plotHeight
+            var up = zeroY, down = zeroY
             for s in series.indices {
                 let v = value(s, i)
-                guard v > 0 else { continue }
-                let h = plotHeight * v / peak
+                guard v != 0 else { continue }
+                let h = scale * abs(v)
                 let x = left + slot * Double(i) + slot * 0.1 + (stacked ? 0 : barWidth * Double(s))
-                let y = stacked ? base - h : top + plotHeight - h
-                if stacked { base -= h }
+                let y: Double
+                if v > 0 {
+                    y = stacked ? up - h : zeroY - h
+                    if stacked { up -= h }
+                } else {
+                    y = stacked ? down : zeroY
+                    if stacked { down += h }
+                }
                 html.open("rect", [("class", series[s].cssClass), ("x", n(x)), ("y", n(y)), ("width", n(barWidth)), ("height", n(h))])
                 html.element("title", text: "\(labels[i]): \(series[s].name) \(format(v))")
                 html.close("rect")
@@ -108,6 +127,11 @@ public struct BarChart: Sendable {
                 }
             }
         }
+        if showsTable { numbers(html, value: value) }
+        html.close("figure")
+    }
+
+    private func numbers(_ html: HTMLWriter, value: (Int, Int) -> Double) {
         html.element("details", [("class", "mg-details")]) {
             html.element("summary", text: "\(title): the numbers")
             html.element("div", [("class", "mg-scroll")]) {
@@ -119,7 +143,7 @@ public struct BarChart: Sendable {
                         }
                     }
                     html.element("tbody") {
-                        for i in 0..<labels.count where series.indices.contains(where: { value($0, i) > 0 }) {
+                        for i in 0..<labels.count where series.indices.contains(where: { value($0, i) != 0 }) {
                             html.element("tr") {
                                 html.element("th", [("scope", "row")], text: labels[i])
                                 for s in series.indices { html.element("td", text: format(value(s, i))) }
@@ -129,7 +153,6 @@ public struct BarChart: Sendable {
                 }
             }
         }
-        html.close("figure")
     }
 
     private func n(_ value: Double) -> String {

@@ -233,13 +233,33 @@ enum BackendSchema {
 
     /// Adds a column a table made by an older version lacks. PostgreSQL says `IF NOT EXISTS`;
     /// SQLite has no such clause, so its table is asked first.
-    static func addColumn(_ column: String, type: String, to table: String, in sql: any SQLDatabase) async throws {
+    /// Returns whether the column was missing (and so is new and empty).
+    @discardableResult
+    static func addColumn(_ column: String, type: String, to table: String, in sql: any SQLDatabase) async throws -> Bool {
+        let names: [String]
         if sql.dialect.name == "sqlite" {
-            let names = try await sql.raw("SELECT name FROM pragma_table_info(\(bind: table))").all(decodingColumn: "name", as: String.self)
-            if names.contains(column) { return }
-            try await sql.raw("ALTER TABLE \(ident: table) ADD COLUMN \(ident: column) \(unsafeRaw: type)").run()
+            names = try await sql.raw("SELECT name FROM pragma_table_info(\(bind: table))").all(decodingColumn: "name", as: String.self)
         } else {
-            try await sql.raw("ALTER TABLE \(ident: table) ADD COLUMN IF NOT EXISTS \(ident: column) \(unsafeRaw: type)").run()
+            names = try await sql.raw("""
+                SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = \(bind: table)
+                """).all(decodingColumn: "column_name", as: String.self)
+        }
+        if names.contains(column) { return false }
+        // Instances starting together on one PostgreSQL may both find it missing: IF NOT EXISTS.
+        let ifMissing = sql.dialect.name == "sqlite" ? "" : "IF NOT EXISTS "
+        try await sql.raw("ALTER TABLE \(ident: table) ADD COLUMN \(unsafeRaw: ifMissing)\(ident: column) \(unsafeRaw: type)").run()
+        return true
+    }
+
+    /// Fills the new `storefront` column of the transactions stored before it existed, from
+    /// each one's signed payload (verified when it was received).
+    static func backfillStorefronts(in sql: any SQLDatabase) async throws {
+        struct Stored: Decodable { var environment: String; var transactionId: String; var jws: String }
+        let rows = try await sql.select().columns("environment", "transactionId", "jws").from("bk_transactions").all(decoding: Stored.self)
+        for row in rows {
+            guard let storefront = SignedPayload.fields(ofJWS: row.jws, as: TransactionFields.self)?.storefront else { continue }
+            try await sql.update("bk_transactions").set("storefront", to: storefront)
+                .where("environment", .equal, row.environment).where("transactionId", .equal, row.transactionId).run()
         }
     }
 
@@ -255,8 +275,13 @@ enum BackendSchema {
             .column("offerType", type: .int).column("offerDiscountType", type: .text).column("reason", type: .text)
             .column("appAccountToken", type: .text).column("isUpgraded", type: boolean, .notNull)
             .column("signedMs", type: .bigint, .notNull).column("jws", type: .text, .notNull)
+            .column("storefront", type: .text)
             .primaryKey("environment", "transactionId").run()
         try await index("bk_transactions_original", on: "bk_transactions", "environment", "originalTransactionId", in: sql)
+        // Added 2026-11-29 (#34 charts' country filter): older databases get it, read from each stored JWS.
+        if try await addColumn("storefront", type: "TEXT", to: "bk_transactions", in: sql) {
+            try await backfillStorefronts(in: sql)
+        }
         try await sql.create(table: "bk_renewals").ifNotExists()
             .column("environment", type: .text, .notNull).column("originalTransactionId", type: .text, .notNull)
             .column("productId", type: .text).column("autoRenewProductId", type: .text).column("autoRenewStatus", type: .int)
@@ -274,10 +299,13 @@ enum BackendSchema {
         try await index("bk_links_user", on: "bk_links", "appUserId", in: sql)
         try await sql.create(table: "bk_customers").ifNotExists()
             .column("appUserId", type: .text, .primaryKey(autoIncrement: false)).column("firstSeenMs", type: .bigint, .notNull)
-            .column("originalAppUserId", type: .text).column("lastSeenMs", type: .bigint).run()
+            .column("originalAppUserId", type: .text).column("lastSeenMs", type: .bigint)
+            .column("firstSeenStoreMs", type: .bigint).run()
         // Added 2026-11-29 (#34 identity): databases made before get the columns here.
         try await addColumn("originalAppUserId", type: "TEXT", to: "bk_customers", in: sql)
         try await addColumn("lastSeenMs", type: "BIGINT", to: "bk_customers", in: sql)
+        // Added 2026-11-29 (#34 charts): first sightings on the store's clock.
+        try await addColumn("firstSeenStoreMs", type: "BIGINT", to: "bk_customers", in: sql)
         // Other IDs of a customer: an anonymous one merged in, an ID logged in from (`POST …/alias`).
         try await sql.create(table: "bk_user_aliases").ifNotExists()
             .column("alias", type: .text, .primaryKey(autoIncrement: false)).column("appUserId", type: .text, .notNull)

@@ -93,6 +93,7 @@ public struct BackendHTTPServer: Sendable {
         }
         BackendCustomerRoutes.register(on: v1, backend: backend)
         BackendOfferingRoutes.register(on: v1, backend: backend)
+        BackendChartRoutes.register(on: v1, backend: backend)
         // Refund control: the customer's consent as the app recorded it, and what became of each request.
         v1.put("/customers/:appUserId/consumption-consent") { request, context in
             guard let user = Self.appUserId(context) else { return Self.badAppUserId }

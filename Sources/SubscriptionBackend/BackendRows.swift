@@ -24,6 +24,8 @@ struct TransactionRow: Codable, Sendable, Equatable {
     var isUpgraded: Bool
     var signedMs: Int64
     var jws: String
+    /// Apple's `storefront` (ISO 3166-1 alpha-3): the charts' country filter.
+    var storefront: String? = nil
 }
 
 /// The renewal info of one subscription (original transaction); newest `signedMs` wins.
@@ -69,6 +71,10 @@ struct CustomerRow: Codable, Sendable, Equatable {
     var originalAppUserId: String? = nil
     /// When the app last asked about the customer or posted for them (`LastSeenRecorder`).
     var lastSeenMs: Int64? = nil
+    /// `firstSeenMs` on the store's clock as the backend knew it then (the later of its clock
+    /// and the latest signed date received): what the charts compare with purchase dates. Nil
+    /// for customers first seen before 2026-11-29.
+    var firstSeenStoreMs: Int64? = nil
 }
 
 /// Another ID naming a customer: an anonymous one merged in, or one logged in from.
@@ -212,7 +218,7 @@ extension TransactionRow {
     /// The table's columns, for reads that leave one out.
     static let columns = ["environment", "transactionId", "originalTransactionId", "bundleId", "productId", "groupId", "type",
                           "purchaseMs", "originalPurchaseMs", "expiresMs", "revocationMs", "revocationType", "price", "currency",
-                          "ownership", "offerType", "offerDiscountType", "reason", "appAccountToken", "isUpgraded", "signedMs", "jws"]
+                          "ownership", "offerType", "offerDiscountType", "reason", "appAccountToken", "isUpgraded", "signedMs", "jws", "storefront"]
 }
 
 extension RenewalRow {

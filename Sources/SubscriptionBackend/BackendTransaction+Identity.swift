@@ -51,6 +51,7 @@ extension BackendTransaction {
             merged.originalAppUserId = old.originalAppUserId ?? old.appUserId
         }
         merged.lastSeenMs = [merged.lastSeenMs, old.lastSeenMs].compactMap { $0 }.max()
+        merged.firstSeenStoreMs = [merged.firstSeenStoreMs, old.firstSeenStoreMs].compactMap { $0 }.min()
         try await insert([merged], into: "bk_customers", replacingOn: ["appUserId"])
         try await insert([UserAliasRow(alias: from, appUserId: into, firstSeenMs: old.firstSeenMs)], into: "bk_user_aliases",
                          replacingOn: ["alias"])
@@ -80,7 +81,8 @@ extension BackendTransaction {
         let row = try await sql.select().columns("*").from("bk_customers").where("appUserId", .equal, id).first(decoding: CustomerRow.self)
         try await sql.delete(from: "bk_customers").where("appUserId", .equal, id).run()
         if let row {
-            try await insert([CustomerRow(appUserId: standIn, firstSeenMs: row.firstSeenMs)], into: "bk_customers")
+            try await insert([CustomerRow(appUserId: standIn, firstSeenMs: row.firstSeenMs, firstSeenStoreMs: row.firstSeenStoreMs)],
+                             into: "bk_customers")
         }
     }
 

@@ -10,13 +10,13 @@ import NIOCore
 /// JavaScript off and makes no request of its own.
 enum DashboardDocument {
     enum Section: String, CaseIterable {
-        case overview, customers, paywalls
+        case overview, charts, customers, paywalls
 
         var title: String {
-            switch self { case .overview: "Overview"; case .customers: "Customers"; case .paywalls: "Paywalls" }
+            switch self { case .overview: "Overview"; case .charts: "Charts"; case .customers: "Customers"; case .paywalls: "Paywalls" }
         }
         var path: String {
-            switch self { case .overview: "/"; case .customers: "/customers"; case .paywalls: "/paywalls" }
+            switch self { case .overview: "/"; case .charts: "/charts"; case .customers: "/customers"; case .paywalls: "/paywalls" }
         }
     }
 
@@ -90,8 +90,8 @@ enum DashboardDocument {
     static func customerURL(_ appUserId: String) -> String { "/customers/" + pathSegment(appUserId) }
 
     static let css = """
-    :root{color-scheme:light dark;--bg:#fff;--fg:#1d1d1f;--muted:#5f5f66;--line:#d2d2d7;--card:#f5f5f7;--accent:#0a5fd6;--green:#1b7f3b;--orange:#b25e00;--red:#c4281c;--gray:#76767c}
-    @media (prefers-color-scheme:dark){:root{--bg:#111114;--fg:#f2f2f7;--muted:#b4b4bb;--line:#3a3a3f;--card:#1c1c21;--accent:#5aa2ff;--green:#4cc06e;--orange:#f0a040;--red:#ff6b5e;--gray:#9a9aa1}}
+    :root{color-scheme:light dark;--on-accent:#fff;--bg:#fff;--fg:#1d1d1f;--muted:#5f5f66;--line:#d2d2d7;--card:#f5f5f7;--accent:#0a5fd6;--green:#1b7f3b;--orange:#b25e00;--red:#c4281c;--gray:#76767c}
+    @media (prefers-color-scheme:dark){:root{--on-accent:#111114;--bg:#111114;--fg:#f2f2f7;--muted:#b4b4bb;--line:#3a3a3f;--card:#1c1c21;--accent:#5aa2ff;--green:#4cc06e;--orange:#f0a040;--red:#ff6b5e;--gray:#9a9aa1}}
     *{box-sizing:border-box}
     body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif}
     a{color:var(--accent)}
@@ -115,7 +115,7 @@ enum DashboardDocument {
     form.bd-inline{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin:.5rem 0}
     label{display:block;font-size:.875rem;font-weight:600}
     input,select,button{font:inherit;padding:.4rem .6rem;border:1px solid var(--line);border-radius:8px;background:var(--bg);color:var(--fg);min-height:2.5rem}
-    button{background:var(--accent);color:#fff;border-color:var(--accent);cursor:pointer}
+    button{background:var(--accent);color:var(--on-accent);border-color:var(--accent);cursor:pointer}
     .bd-signout button{background:transparent;color:var(--accent)}
     .bd-card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:.75rem;margin:.75rem 0}
     .bd-scroll,.mg-scroll{overflow-x:auto}
@@ -137,6 +137,10 @@ enum DashboardDocument {
     .mg-legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;font-size:.8125rem;list-style:none;padding:0;margin:.25rem 0}
     .mg-swatch{display:inline-block;width:.8rem;height:.8rem;border-radius:3px;margin-inline-end:.3rem;vertical-align:-.1rem}
     details.mg-details>summary,details.bd-details>summary{cursor:pointer;font-weight:600;min-height:2rem}
+    .bd-chart-list{list-style:none;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(18rem,1fr));gap:.75rem}
+    .bd-chart-list li{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:.75rem}
+    .bd-chart-list p{margin:.25rem 0 0;font-size:.875rem;color:var(--muted)}
+    td.bd-num{text-align:end;font-variant-numeric:tabular-nums}
     .sk-visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
     """
 }

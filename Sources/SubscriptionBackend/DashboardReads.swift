@@ -11,7 +11,7 @@ extension BackendDatabase {
     static let overviewColumns = [
         "environment", "transactionId", "originalTransactionId", "bundleId", "productId", "groupId", "type", "purchaseMs",
         "originalPurchaseMs", "expiresMs", "revocationMs", "revocationType", "price", "currency", "ownership", "offerType",
-        "offerDiscountType", "reason", "appAccountToken", "isUpgraded", "signedMs",
+        "offerDiscountType", "reason", "appAccountToken", "isUpgraded", "signedMs", "storefront",
     ]
 
     /// Every transaction bought or still running since `sinceMs` (a subscription's older periods
@@ -185,6 +185,7 @@ private struct OverviewTransactionRow: Decodable {
     var appAccountToken: String?
     var isUpgraded: Bool
     var signedMs: Int64
+    var storefront: String?
 
     var row: TransactionRow {
         TransactionRow(
@@ -192,7 +193,8 @@ private struct OverviewTransactionRow: Decodable {
             bundleId: bundleId, productId: productId, groupId: groupId, type: type, purchaseMs: purchaseMs,
             originalPurchaseMs: originalPurchaseMs, expiresMs: expiresMs, revocationMs: revocationMs, revocationType: revocationType,
             price: price, currency: currency, ownership: ownership, offerType: offerType, offerDiscountType: offerDiscountType,
-            reason: reason, appAccountToken: appAccountToken, isUpgraded: isUpgraded, signedMs: signedMs, jws: "")
+            reason: reason, appAccountToken: appAccountToken, isUpgraded: isUpgraded, signedMs: signedMs, jws: "",
+            storefront: storefront)
     }
 }
 
@@ -212,5 +214,40 @@ private struct OverviewRenewalRow: Decodable {
         RenewalRow(environment: environment, originalTransactionId: originalTransactionId, productId: productId,
                    autoRenewProductId: autoRenewProductId, autoRenewStatus: autoRenewStatus, expirationIntent: expirationIntent,
                    inBillingRetry: inBillingRetry, gracePeriodExpiresMs: gracePeriodExpiresMs, signedMs: signedMs, jws: "")
+    }
+}
+
+extension BackendDatabase {
+    /// The rows the charts read: every transaction the filters admit (without its JWS), renewal
+    /// info, who owns each purchase, each customer's first-seen time and the refund requests. The
+    /// whole history: a cohort's lifetime value and a resubscription need it.
+    func chartRows(_ filters: ChartFilters) async throws -> (transactions: [TransactionRow], renewals: [RenewalRow],
+                                                             owners: [String: String], customers: [(String, Int64, Int64?)],
+                                                             refundRequests: [(String, Int64)]) {
+        guard filters.admitsAppStore else { return ([], [], [:], [], []) }
+        var query = readSQL.select().columns(Self.overviewColumns.map { SQLColumn($0) }).from("bk_transactions")
+        for (column, values) in [("environment", filters.environment), ("bundleId", filters.app), ("productId", filters.product)]
+            where !values.isEmpty {
+            query = query.where(SQLColumn(column), .in, SQLBind.group(values))
+        }
+        let transactions = try await query.all(decoding: OverviewTransactionRow.self).map(\.row).filter(filters.admits)
+        var renewalQuery = readSQL.select().columns(["environment", "originalTransactionId", "productId", "autoRenewProductId",
+                                                     "autoRenewStatus", "expirationIntent", "inBillingRetry", "gracePeriodExpiresMs",
+                                                     "signedMs"].map { SQLColumn($0) }).from("bk_renewals")
+        if !filters.environment.isEmpty { renewalQuery = renewalQuery.where(SQLColumn("environment"), .in, SQLBind.group(filters.environment)) }
+        let renewals = try await renewalQuery.all(decoding: OverviewRenewalRow.self).map(\.row)
+        struct Owner: Decodable { var environment: String; var originalTransactionId: String; var appUserId: String }
+        let owners = try await readSQL.select().columns("environment", "originalTransactionId", "appUserId").from("bk_links")
+            .all(decoding: Owner.self)
+        struct Seen: Decodable { var appUserId: String; var firstSeenMs: Int64; var firstSeenStoreMs: Int64? }
+        let customers = try await readSQL.select().columns("appUserId", "firstSeenMs", "firstSeenStoreMs").from("bk_customers")
+            .all(decoding: Seen.self)
+        struct Request: Decodable { var environment: String; var transactionId: String; var requestedMs: Int64 }
+        let requests = try await readSQL.select().columns("environment", "transactionId", "requestedMs").from("bk_refund_requests")
+            .all(decoding: Request.self)
+        return (transactions, renewals,
+                Dictionary(owners.map { (ChartRules.key($0.environment, $0.originalTransactionId), $0.appUserId) }, uniquingKeysWith: { a, _ in a }),
+                customers.map { ($0.appUserId, $0.firstSeenMs, $0.firstSeenStoreMs) },
+                requests.map { (ChartRules.key($0.environment, $0.transactionId), $0.requestedMs) })
     }
 }

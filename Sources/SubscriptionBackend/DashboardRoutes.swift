@@ -71,6 +71,28 @@ enum BackendDashboard {
             }
         }
 
+        router.get("/charts") { request, _ in
+            try await guarded(request, token: token) { DashboardPages.chartList(signOut: token != nil) }
+        }
+        router.get("/charts/:name") { request, context in
+            try await guarded(request, token: token) {
+                let name = context.parameters.get("name") ?? ""
+                do {
+                    let chart = try await backend.chart(try ChartQuery.parse(name: name, fields: FormEncoding.decode(request.uri.query)))
+                    return DashboardPages.chart(chart, query: request.uri.query, signOut: token != nil)
+                } catch ChartQueryError.unknownChart {
+                    return DashboardPages.message("No such chart", status: .notFound, signOut: token != nil,
+                                                  text: "The charts are listed on /charts.")
+                } catch ChartQueryError.invalid(let message) {
+                    return DashboardPages.message("Cannot draw this chart", status: .badRequest, signOut: token != nil, text: message)
+                }
+            }
+        }
+        router.get("/charts/:name/csv") { request, context in
+            try await guarded(request, token: token) {
+                try await BackendChartRoutes.answer(backend, name: context.parameters.get("name") ?? "", query: request.uri.query, forceCSV: true)
+            }
+        }
         router.get("/paywalls") { request, _ in
             try await guarded(request, token: token) {
                 var apps: [DashboardPages.AppPaywalls] = []

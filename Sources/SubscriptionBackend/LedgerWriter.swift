@@ -102,9 +102,10 @@ struct LedgerWriter {
     /// Stores the transaction if it is newer than what we hold, and links it (`link`).
     mutating func apply(_ signed: SignedTransaction, from source: Source) async throws {
         let row = Self.row(signed, groupId: signed.fields.subscriptionGroupIdentifier)
+        // The clock first, so a customer this purchase makes is first seen no earlier than its signing.
+        try await advanceCursor(environment: row.environment, notificationMs: nil, clockMs: row.signedMs)
         try await link(environment: row.environment, original: row.originalTransactionId, source: source, token: row.appAccountToken)
         let old = try await store.transaction(environment: row.environment, id: row.transactionId, original: row.originalTransactionId)
-        try await advanceCursor(environment: row.environment, notificationMs: nil, clockMs: row.signedMs)
         if let old, !EventRules.isNewer(signedMs: row.signedMs, jws: row.jws, than: old.signedMs, old.jws) { return }
         let previous = try await store.previousTransaction(
             environment: row.environment, original: row.originalTransactionId, before: row.purchaseMs)
@@ -184,7 +185,7 @@ struct LedgerWriter {
             expiresMs: f.expiresDate, revocationMs: f.revocationDate, revocationType: f.revocationType, price: f.price,
             currency: f.currency, ownership: f.inAppOwnershipType ?? "PURCHASED", offerType: f.offerType,
             offerDiscountType: f.offerDiscountType, reason: f.transactionReason, appAccountToken: f.appAccountToken?.lowercased(),
-            isUpgraded: f.isUpgraded ?? false, signedMs: f.signedDate ?? 0, jws: signed.jws)
+            isUpgraded: f.isUpgraded ?? false, signedMs: f.signedDate ?? 0, jws: signed.jws, storefront: f.storefront)
     }
 
     // MARK: customers
@@ -204,7 +205,7 @@ struct LedgerWriter {
         guard let existing = try await store.link(environment: environment, original: original) else {
             let owner = user ?? CustomerIdentity.anonymousId(environment: environment, originalTransactionId: original)
             store.insert(LinkRow(environment: environment, originalTransactionId: original, bundleId: app.bundleId, appUserId: owner))
-            try await seeCustomer(owner)
+            try await seeCustomer(owner, environment: environment)
             return
         }
         guard let user, user != existing.appUserId else { return }
@@ -216,13 +217,13 @@ struct LedgerWriter {
         case (.same, _):
             return
         case (.merge, _):
-            try await seeCustomer(user)
+            try await seeCustomer(user, environment: environment)
             store.merge(from: existing.appUserId, into: user)
         case (.relink, .app), (.relink, .sameAccount):
-            try await seeCustomer(user)
+            try await seeCustomer(user, environment: environment)
             store.move(LinkRow(environment: environment, originalTransactionId: original, bundleId: existing.bundleId, appUserId: user))
         case (.transfer, .app):
-            try await seeCustomer(user)
+            try await seeCustomer(user, environment: environment)
             store.move(LinkRow(environment: environment, originalTransactionId: original, bundleId: existing.bundleId, appUserId: user))
             try await record(EventRules.Candidate(
                 type: .transfer, key: "transfer|\(environment)|\(original)|\(existing.appUserId)|\(user)|\(nowMs)",
@@ -235,9 +236,12 @@ struct LedgerWriter {
         }
     }
 
-    func seeCustomer(_ appUserId: String) async throws {
+    /// Records a customer not known yet, first seen now: on the backend's clock, and on the
+    /// store's as the backend knows it (its latest signing in `environment`, or `signedMs`).
+    func seeCustomer(_ appUserId: String, environment: String, signedMs: Int64 = 0) async throws {
         if try await !store.customerExists(appUserId) {
-            store.insert(CustomerRow(appUserId: appUserId, firstSeenMs: nowMs))
+            let storeClock = try await store.cursor(bundleId: app.bundleId, environment: environment)?.storeClockMs ?? 0
+            store.insert(CustomerRow(appUserId: appUserId, firstSeenMs: nowMs, firstSeenStoreMs: max(nowMs, storeClock, signedMs)))
         }
     }
 

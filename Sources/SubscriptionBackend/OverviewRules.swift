@@ -42,8 +42,9 @@ enum OverviewRules {
         var transactions: [TransactionRow]
         var latest: TransactionRow
         var status: CustomerInfo.Subscription
-        /// Half-open spans [start, end) of access, each paid or a free trial.
-        var spans: [(start: Int64, end: Int64, trial: Bool)]
+        /// Half-open spans [start, end) of access, each paid or a free trial, with the index in
+        /// `transactions` of the transaction that gave it.
+        var spans: [(start: Int64, end: Int64, trial: Bool, index: Int)]
 
         init(transactions unsorted: [TransactionRow], renewal: RenewalRow?, nowMs: Int64) {
             transactions = unsorted.sorted { ($0.purchaseMs, $0.transactionId) < ($1.purchaseMs, $1.transactionId) }
@@ -59,7 +60,7 @@ enum OverviewRules {
                     end = max(end, grace)
                 }
                 if let revoked = t.revocationMs { end = min(end, revoked) }
-                if end > t.purchaseMs { spans.append((t.purchaseMs, end, Entitlements.periodType(t) == "trial")) }
+                if end > t.purchaseMs { spans.append((t.purchaseMs, end, Entitlements.periodType(t) == "trial", index)) }
             }
         }
 

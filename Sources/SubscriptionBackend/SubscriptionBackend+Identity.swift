@@ -43,27 +43,28 @@ extension SubscriptionBackend {
         guard CustomerIdentity.isIdentified(newAppUserId) else {
             throw BackendRequestError("newAppUserId must be the app's own ID, not an anonymous or deleted one")
         }
+        let wall = nowMs(), storeNow = try await storeNowMs()
         let (created, primary) = try await database.writeLedger { store -> (Bool, String) in
             let target = try await store.resolve(newAppUserId)
             let exists = try await store.customerExists(target)
             let current = try await store.resolve(appUserId)
             let currentExists = try await store.customerExists(current)
             if current == target {
-                if !exists { store.insert(CustomerRow(appUserId: target, firstSeenMs: self.nowMs())) }
+                if !exists { store.insert(CustomerRow(appUserId: target, firstSeenMs: wall, firstSeenStoreMs: storeNow)) }
                 return (!exists, target)
             }
             guard currentExists, !CustomerIdentity.isDeleted(current) else {
-                if !exists { store.insert(CustomerRow(appUserId: target, firstSeenMs: self.nowMs())) }
+                if !exists { store.insert(CustomerRow(appUserId: target, firstSeenMs: wall, firstSeenStoreMs: storeNow)) }
                 return (!exists, target)
             }
             // Only an anonymous customer merges (RevenueCat aliases an anonymous ID into the one
             // logged in to); from an identified one, log in switches to the other customer.
             guard CustomerIdentity.isAnonymous(current) else {
                 guard !exists else { throw AliasConflict() }
-                store.insert(CustomerRow(appUserId: target, firstSeenMs: self.nowMs()))
+                store.insert(CustomerRow(appUserId: target, firstSeenMs: wall, firstSeenStoreMs: storeNow))
                 return (true, target)
             }
-            if !exists { store.insert(CustomerRow(appUserId: target, firstSeenMs: self.nowMs())) }
+            if !exists { store.insert(CustomerRow(appUserId: target, firstSeenMs: wall, firstSeenStoreMs: storeNow)) }
             store.merge(from: current, into: target)
             return (!exists, target)
         }
@@ -83,11 +84,11 @@ extension SubscriptionBackend {
         } catch {
             throw rejected(error, bundleId: checker.app.bundleId, what: "app transaction")
         }
-        let now = nowMs()
+        let now = nowMs(), storeNow = max(try await storeNowMs(), fields.signedDate ?? 0)
         let id = try await database.writeLedger { store -> String in
             let id = try await store.resolve(appUserId)
             guard !CustomerIdentity.isDeleted(id) else { throw BackendRequestError("a deleted customer's stand-in cannot post") }
-            if try await !store.customerExists(id) { store.insert(CustomerRow(appUserId: id, firstSeenMs: now)) }
+            if try await !store.customerExists(id) { store.insert(CustomerRow(appUserId: id, firstSeenMs: now, firstSeenStoreMs: storeNow)) }
             try await store.store.save(AppTransactionRow(
                 appUserId: id, bundleId: checker.app.bundleId, environment: fields.receiptType ?? "",
                 appTransactionId: fields.appTransactionId, originalApplicationVersion: fields.originalApplicationVersion ?? "",
@@ -116,13 +117,13 @@ extension SubscriptionBackend {
     /// Sets (or, with a nil value, removes) subscriber attributes; the customer is created if new.
     public func setAttributes(appUserId: String, _ updates: [String: String?]) async throws -> CustomerInfo {
         try SubscriberAttributes.validate(updates)
-        let now = nowMs()
+        let now = nowMs(), storeNow = try await storeNowMs()
         let id = try await database.writeLedger { store -> String in
             let id = try await store.resolve(appUserId)
             guard CustomerIdentity.isIdentified(id) || CustomerIdentity.isAnonymous(id) else {
                 throw AttributeRefusal("a deleted customer has no attributes", breaksTheDocument: false)
             }
-            if try await !store.customerExists(id) { store.insert(CustomerRow(appUserId: id, firstSeenMs: now)) }
+            if try await !store.customerExists(id) { store.insert(CustomerRow(appUserId: id, firstSeenMs: now, firstSeenStoreMs: storeNow)) }
             let rows = updates.compactMap { key, value in value.map { AttributeRow(appUserId: id, key: key, value: $0, updatedMs: now) } }
             try await store.store.removeAttributes(updates.filter { $0.value == nil }.map(\.key), of: id)
             try await store.store.insert(rows, into: "bk_attributes", replacingOn: ["appUserId", "key"])
@@ -155,7 +156,7 @@ extension SubscriptionBackend {
         let id = try await database.writeLedger { store -> String in
             let id = try await store.resolve(appUserId)
             guard !CustomerIdentity.isDeleted(id) else { throw GrantRefusal(description: "a deleted customer cannot be granted anything") }
-            if try await !store.customerExists(id) { store.insert(CustomerRow(appUserId: id, firstSeenMs: now)) }
+            if try await !store.customerExists(id) { store.insert(CustomerRow(appUserId: id, firstSeenMs: wall, firstSeenStoreMs: now)) }
             let row = GrantRow(id: grant, appUserId: id, entitlement: entitlement, bundleId: app.bundleId,
                                duration: duration?.rawValue ?? "custom", startMs: now, expiresMs: end, revokedMs: nil)
             try await store.store.insert([row], into: "bk_grants")

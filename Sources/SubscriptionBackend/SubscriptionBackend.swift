@@ -102,7 +102,8 @@ public final class SubscriptionBackend: Sendable {
             var writer = LedgerWriter(store: store, app: checker.app, webhooks: webhooks, nowMs: self.nowMs())
             let poster = try await store.resolve(appUserId)
             guard !CustomerIdentity.isDeleted(poster) else { throw StandInRefused() }
-            try await writer.seeCustomer(poster)
+            try await writer.seeCustomer(poster, environment: transaction.fields.environment ?? "",
+                                         signedMs: transaction.fields.signedDate ?? 0)
             try await writer.claim(token: transaction.fields.appAccountToken, for: poster)
             try await writer.apply(transaction, from: .app(poster))
             // Answered with the poster's own customer, whoever has the purchase: never another's.

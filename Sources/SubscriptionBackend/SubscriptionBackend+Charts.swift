@@ -1,0 +1,36 @@
+/// The charts (`GET /v1/charts/{name}` and the dashboard's `/charts`), computed from the
+/// backend's own tables at the store's clock as the backend knows it (`ChartRules`).
+extension SubscriptionBackend {
+    /// The chart `query` asks for; `ChartQueryError.invalid` when its range holds more than
+    /// `ChartQuery.maxPeriods` periods.
+    public func chart(_ name: String, fields: [(String, String)]) async throws -> Chart {
+        try await chart(try ChartQuery.parse(name: name, fields: fields))
+    }
+
+    func chart(_ query: ChartQuery) async throws -> Chart {
+        let now = try await storeNowMs()
+        let today = ChartPeriods.dayNumber(now)
+        let to = min(query.toDay ?? today, today)
+        let from = query.fromDay ?? ChartPeriods.defaultFrom(toDay: to, resolution: query.resolution)
+        guard from <= to else { throw ChartQueryError.invalid("from is after today on the store's clock (\(ChartPeriods.dateText(today)))") }
+        guard let periods = ChartPeriods.periods(fromDay: from, toDay: to, resolution: query.resolution, asOfMs: now,
+                                                 limit: ChartQuery.maxPeriods) else {
+            throw ChartQueryError.invalid("the range holds more than \(ChartQuery.maxPeriods) \(query.resolution.rawValue)s: choose a shorter range or a coarser resolution")
+        }
+        let rows = try await database.chartRows(query.filters)
+        let world = ChartRules.World(ChartRules.Input(
+            transactions: rows.transactions, renewals: rows.renewals, owners: rows.owners,
+            customers: rows.customers.map { (appUserId: $0.0, firstSeenMs: $0.1, firstSeenStoreMs: $0.2) },
+            refundRequests: rows.refundRequests.map { (transaction: $0.0, requestedMs: $0.1) },
+            smallBusinessApps: Set(configuration.apps.filter(\.smallBusinessProgram).map(\.bundleId)),
+            asOfMs: now, narrowsCustomers: query.filters.narrowsCustomers))
+        let computed = ChartRules.compute(query.name, periods: periods, world: world)
+        return Chart(
+            name: query.name.rawValue, title: query.name.title, description: query.name.summary, asOf: now,
+            resolution: query.resolution.rawValue, from: ChartPeriods.dateText(from), to: ChartPeriods.dateText(to),
+            filters: query.filters, cohort: query.name.isCohort, series: computed.series,
+            points: zip(periods, computed.rows).map { p, values in
+                Chart.Point(period: p.label, startMs: p.startMs, endMs: p.endMs, incomplete: p.incomplete, values: values)
+            })
+    }
+}
