@@ -50,9 +50,9 @@ import Testing
 
     static let months = [("from", "2030-04-01"), ("to", "2030-06-30"), ("resolution", "month")]
 
-    @Test func everyChartEqualsTheHandCount() async throws {
+    @Test(arguments: BackendTestEngine.all) func everyChartEqualsTheHandCount(_ engine: BackendTestEngine) async throws {
         let kit = try SignedDataKit()
-        try await TestBackend.with(trusting: [kit.authority.rootDER]) { test in
+        try await TestBackend.with(trusting: [kit.authority.rootDER], engine: engine) { test in
             try await Self.load(kit, into: test.backend)
             func chart(_ name: ChartName, _ extra: [(String, String)] = []) async throws -> Chart {
                 try await test.backend.chart(name.rawValue, fields: Self.months + extra)
@@ -133,6 +133,20 @@ import Testing
                 #expect(values(try await chart(.customersNew, [filter]), "customers") == [0, 0, 0], "\(filter)")
             }
             #expect(values(try await chart(.actives, [("country", "usa"), ("store", "app_store")]), "actives") == [3, 1, 2])
+        }
+    }
+
+    /// A database made before the storefront was kept gets the column, filled from each stored
+    /// transaction's signed payload, so the country filter sees the old purchases.
+    @Test func anOlderDatabaseGetsItsStorefrontsFromTheStoredSignatures() async throws {
+        let kit = try SignedDataKit()
+        try await TestBackend.with(trusting: [kit.authority.rootDER]) { test in
+            try await Self.load(kit, into: test.backend)
+            let sql = test.backend.database.writeSQL
+            try await sql.raw("ALTER TABLE bk_transactions DROP COLUMN storefront").run()
+            try await BackendSchema.create(on: sql)
+            let chart = try await test.backend.chart("actives", fields: Self.months + [("country", "USA")])
+            #expect(chart.points.map { $0.values[0] } == [3, 1, 2])
         }
     }
 
