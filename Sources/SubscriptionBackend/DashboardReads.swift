@@ -57,24 +57,33 @@ extension BackendDatabase {
         return try await readSQL.raw(query).all(decoding: OverviewRenewalRow.self).map(\.row)
     }
 
-    /// When each customer first seen since `sinceMs` was first seen: their first purchase on the
-    /// store's clock (in `environment`, when given), else (no purchase at all, and no
-    /// environment asked for) when the backend first heard of them.
+    /// When each customer first seen since `sinceMs` was first seen (the charts' rule,
+    /// `ChartRules.World`): the earlier of their first purchase (in `environment`, when given) and
+    /// when the backend first heard of them on the store's clock; for a customer recorded before
+    /// that was kept, the first purchase, else (no purchase at all, and no environment asked for)
+    /// the backend's clock.
     func customerStarts(environment: String?, sinceMs: Int64) async throws -> [Int64] {
         let link = "l", tx = "t"
         var query: SQLQueryString = """
-            SELECT MIN(\(Self.column(tx, "purchaseMs"))) AS \(ident: "firstMs") \
+            SELECT MIN(\(Self.column(tx, "purchaseMs"))) AS \(ident: "firstMs"), \(Self.column("c", "firstSeenStoreMs")) \
             FROM \(ident: "bk_links") \(ident: link) JOIN \(ident: "bk_transactions") \(ident: tx) \
             ON \(Self.column(tx, "environment")) = \(Self.column(link, "environment")) \
-            AND \(Self.column(tx, "originalTransactionId")) = \(Self.column(link, "originalTransactionId"))
+            AND \(Self.column(tx, "originalTransactionId")) = \(Self.column(link, "originalTransactionId")) \
+            LEFT JOIN \(ident: "bk_customers") \(ident: "c") ON \(Self.column("c", "appUserId")) = \(Self.column(link, "appUserId"))
             """
         if let environment { query += " WHERE \(Self.column(link, "environment")) = \(bind: environment)" }
-        query += " GROUP BY \(Self.column(link, "appUserId")) HAVING MIN(\(Self.column(tx, "purchaseMs"))) >= \(bind: sinceMs)"
-        var starts = try await readSQL.raw(query).all(decodingColumn: "firstMs", as: Int64.self)
+        query += """
+             GROUP BY \(Self.column(link, "appUserId")), \(Self.column("c", "firstSeenStoreMs")) \
+            HAVING MIN(\(Self.column(tx, "purchaseMs"))) >= \(bind: sinceMs)
+            """
+        struct Start: Decodable { var firstMs: Int64; var firstSeenStoreMs: Int64? }
+        var starts = try await readSQL.raw(query).all(decoding: Start.self)
+            .map { min($0.firstMs, $0.firstSeenStoreMs ?? $0.firstMs) }.filter { $0 >= sinceMs }
         if environment == nil {
             let unlinked: SQLQueryString = """
-                SELECT \(ident: "firstSeenMs") FROM \(ident: "bk_customers") \(ident: "c") \
-                WHERE \(Self.column("c", "firstSeenMs")) >= \(bind: sinceMs) AND NOT EXISTS (\
+                SELECT COALESCE(\(Self.column("c", "firstSeenStoreMs")), \(Self.column("c", "firstSeenMs"))) AS \(ident: "firstSeenMs") \
+                FROM \(ident: "bk_customers") \(ident: "c") \
+                WHERE COALESCE(\(Self.column("c", "firstSeenStoreMs")), \(Self.column("c", "firstSeenMs"))) >= \(bind: sinceMs) AND NOT EXISTS (\
                 SELECT 1 FROM \(ident: "bk_links") \(ident: link) JOIN \(ident: "bk_transactions") \(ident: tx) \
                 ON \(Self.column(tx, "environment")) = \(Self.column(link, "environment")) \
                 AND \(Self.column(tx, "originalTransactionId")) = \(Self.column(link, "originalTransactionId")) \
