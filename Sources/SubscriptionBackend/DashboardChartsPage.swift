@@ -38,6 +38,19 @@ extension DashboardPages {
         }
     }
 
+    /// A query the chart cannot take: what is wrong, and the way back to the chart with its defaults.
+    static func chartRefused(_ name: String, message: String, signOut: Bool) -> Response {
+        let chart = ChartName(rawValue: name)
+        return DashboardDocument.page("Cannot draw this chart", section: .charts, signOut: signOut, status: .badRequest) { html in
+            html.element("h1", text: "Cannot draw this chart")
+            html.element("p", [("role", "alert")], text: message)
+            if let chart {
+                html.element("p") { html.element("a", [("href", "/charts/\(chart.rawValue)")], text: "\(chart.title) with its defaults") }
+            }
+            html.element("p") { html.element("a", [("href", "/charts")], text: "Every chart") }
+        }
+    }
+
     /// The filters as a GET form to the same page: nothing runs in the page.
     private static func chartForm(_ html: HTMLWriter, _ chart: Chart) {
         html.element("form", [("method", "get"), ("action", "/charts/\(chart.name)"), ("class", "bd-inline")]) {

@@ -84,7 +84,7 @@ enum BackendDashboard {
                     return DashboardPages.message("No such chart", status: .notFound, signOut: token != nil,
                                                   text: "The charts are listed on /charts.")
                 } catch ChartQueryError.invalid(let message) {
-                    return DashboardPages.message("Cannot draw this chart", status: .badRequest, signOut: token != nil, text: message)
+                    return DashboardPages.chartRefused(name, message: message, signOut: token != nil)
                 }
             }
         }
