@@ -418,6 +418,10 @@ if options.wants("backend") {
             limit: "GET /healthz p99 " + ms(b.healthP99), ratio: Report.ratio(b.infoP99 / b.healthP99),
             target: "≤ 2.000 ms", met: b.infoP99 <= 2 ? "yes" : "NO"))
         report.add(.init(figure: "  weight customer info", measured: "\(b.infoBytes) bytes"))
+        report.add(.init(figure: "backend chart: MRR movement, 365 days (\(b.customers) customers)", measured: ms(b.chartMovementMs),
+                         limit: "its read alone " + ms(b.chartReadMs), ratio: Report.ratio(b.chartMovementMs / max(b.chartReadMs, 0.001))))
+        report.add(.init(figure: "backend chart: LTV cohorts, 12 months", measured: ms(b.chartCohortMs),
+                         limit: "its read alone " + ms(b.chartReadMs), ratio: Report.ratio(b.chartCohortMs / max(b.chartReadMs, 0.001))))
         let reconcileCustomers = options.quick ? 500 : 10_000
         say("  reconcile: \(reconcileCustomers) subscribers of a real store, the backend misses a day, one pass through the Server API")
         let r = try await BackendReconcileBenchmark(customers: reconcileCustomers).run(log: { say("  " + $0) })
