@@ -121,7 +121,8 @@ import Testing
         let output = html(SubscriptionStoreView(productIDs: [Fixtures.yearly]).subscriptionStoreControlStyle(.picker),
                           StoreSnapshot(products: Fixtures.foodTruck))
         #expect(output.contains("$9.99 for 3 months"))
-        #expect(Self.subscribeLabels(output).first == ["Start Offer", "$9.99 for 3 months, then $49.99/yr"])
+        #expect(Self.subscribeLabels(output).first == ["Start Offer"])
+        #expect(Self.subscribeCaptions(output).first == "$9.99 for 3 months, then $49.99/yr")
     }
 
     @Test
@@ -207,24 +208,43 @@ import Testing
         }
     }
 
+    /// The caption above each subscribe button, in order (nil where the label says the price).
+    static func subscribeCaptions(_ html: String) -> [String?] {
+        html.components(separatedBy: "sk-button sk-subscribe").dropLast().map { before in
+            guard let caption = before.components(separatedBy: "<p class=\"sk-button-caption\"").last,
+                  before.contains("<p class=\"sk-button-caption\""), !caption.contains("sk-label-line") else { return nil }
+            return caption.components(separatedBy: ">").dropFirst().first?.components(separatedBy: "<").first
+        }
+    }
+
     static let ineligibleTruck = StoreSnapshot(products: Fixtures.foodTruck, introOfferEligibleGroups: [])
 
+    /// Apple: SubscriptionStoreButton is "a button for subscribing to an in-app subscription with a
+    /// localized label and optional caption"; "Some button label configurations cause the button to
+    /// have a caption, for example: `.displayName.singleLine`"; `.multiline.action` "prefers to
+    /// display an action verb and the price of the subscription as two lines within the same label".
     @Test(arguments: [
-        (SubscriptionStoreButtonLabel.automatic, ["Subscribe", "$49.99/yr"]),
-        (.action, ["Subscribe"]),
-        (.displayName, ["Social Feed+ Yearly"]),
-        (.price, ["$49.99/yr"]),
-        (.multiline.displayName.price, ["Social Feed+ Yearly", "$49.99/yr"]),
-        (.multiline.action.price, ["Subscribe", "$49.99/yr"]),
-        (.singleLine.displayName.price, ["Social Feed+ Yearly · $49.99/yr"]),
-        (.action.price.singleLine, ["Subscribe · $49.99/yr"]),
-        (.singleLine.action.displayName.price, ["Subscribe · Social Feed+ Yearly · $49.99/yr"]),
-    ])
-    func subscribeButtonLabel(_ label: SubscriptionStoreButtonLabel, _ lines: [String]) {
+        (SubscriptionStoreButtonLabel.automatic, ["Subscribe"], "$49.99/yr"),
+        (.action, ["Subscribe"], "$49.99/yr"),
+        (.displayName, ["Social Feed+ Yearly"], "$49.99/yr"),
+        (.price, ["$49.99/yr"], nil),
+        (.multiline, ["Subscribe", "$49.99/yr"], nil),
+        (.multiline.action, ["Subscribe", "$49.99/yr"], nil),
+        (.multiline.displayName, ["Social Feed+ Yearly", "$49.99/yr"], nil),
+        (.multiline.displayName.price, ["Social Feed+ Yearly", "$49.99/yr"], nil),
+        (.multiline.action.price, ["Subscribe", "$49.99/yr"], nil),
+        (.displayName.singleLine, ["Social Feed+ Yearly"], "$49.99/yr"),
+        (.singleLine.displayName.price, ["Social Feed+ Yearly · $49.99/yr"], nil),
+        (.action.price.singleLine, ["Subscribe · $49.99/yr"], nil),
+        (.singleLine.action.displayName.price, ["Subscribe · Social Feed+ Yearly · $49.99/yr"], nil),
+    ] as [(SubscriptionStoreButtonLabel, [String], String?)])
+    func subscribeButtonLabel(_ label: SubscriptionStoreButtonLabel, _ lines: [String], _ caption: String?) {
         for style in [StandardSubscriptionStoreControlStyle.picker, .buttons] {
             let output = html(SubscriptionStoreView(productIDs: [Fixtures.yearly])
                 .subscriptionStoreControlStyle(style).subscriptionStoreButtonLabel(label), Self.ineligibleTruck)
             #expect(Self.subscribeLabels(output) == [lines], "\(style.kind)")
+            #expect(Self.subscribeCaptions(output) == [caption], "\(style.kind)")
+            #expect(output.contains(/aria-label="[^"]*\$49\.99 per year"/), "the button's name says the price in words, wherever it is shown")
         }
     }
 
@@ -233,7 +253,8 @@ import Testing
         #expect(output.contains(#"aria-label="Subscribe, $49.99 per year""#))
         let trial = html(SubscriptionStoreView(productIDs: [Fixtures.monthly]).subscriptionStoreControlStyle(.picker),
                          StoreSnapshot(products: Fixtures.foodTruck))
-        #expect(Self.subscribeLabels(trial) == [["Try It Free", "1 week free, then $4.99/mo"]])
+        #expect(Self.subscribeLabels(trial) == [["Try It Free"]])
+        #expect(Self.subscribeCaptions(trial) == ["1 week free, then $4.99/mo"])
         #expect(trial.contains(#"aria-label="Try It Free, 1 week free, then $4.99 per month""#))
     }
 
@@ -241,6 +262,7 @@ import Testing
         let output = html(SubscriptionStoreView(groupID: Fixtures.socialGroup)
             .subscriptionStoreControlStyle(.buttons).subscriptionStoreButtonLabel(.action), Self.ineligibleTruck)
         #expect(Self.subscribeLabels(output) == [["Social Feed+ Monthly"], ["Social Feed+ Yearly"]])
+        #expect(Self.subscribeCaptions(output) == ["$4.99/mo", "$49.99/yr"], "each button keeps its price, as a caption")
         let automatic = html(SubscriptionStoreView(groupID: Fixtures.socialGroup).subscriptionStoreControlStyle(.buttons), Self.ineligibleTruck)
         #expect(Self.subscribeLabels(automatic) == [["Social Feed+ Monthly", "$4.99/mo"], ["Social Feed+ Yearly", "$49.99/yr"]])
     }

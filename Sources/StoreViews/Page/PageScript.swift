@@ -1,11 +1,11 @@
 /// The page's small script. Everything works without it (plain forms); with it, actions post in
-/// the background, the page updates in place, buttons show progress, the subscribe button follows
-/// the selected plan, and `openstore:purchase` events reach the page's own code.
+/// the background, the page updates in place, buttons show progress, the subscribe button (and the
+/// caption above it) follows the selected plan, and `openstore:purchase` events reach the page's own code.
 enum PageScript {
     static let js = #"""
 (function(){
 "use strict";
-function label(button,input){if(!button||!input)return;var lines=(input.getAttribute("data-button-lines")||"").split("\n");button.textContent="";lines.forEach(function(t){var s=document.createElement("span");s.className="sk-label-line";s.textContent=t;button.appendChild(s);});button.setAttribute("aria-label",input.getAttribute("data-button-spoken")||"");}
+function label(button,input){if(!button||!input)return;var lines=(input.getAttribute("data-button-lines")||"").split("\n");button.textContent="";lines.forEach(function(t){var s=document.createElement("span");s.className="sk-label-line";s.textContent=t;button.appendChild(s);});button.setAttribute("aria-label",input.getAttribute("data-button-spoken")||"");var c=button.form&&button.form.querySelector(".sk-button-caption");if(c)c.textContent=input.getAttribute("data-button-caption")||"";}
 document.addEventListener("change",function(e){var t=e.target;if(t&&t.name==="product"&&t.type==="radio"){var f=t.form;label(f&&f.querySelector(".sk-subscribe"),t);}});
 document.addEventListener("submit",function(e){
  var form=e.target;if(!(form instanceof HTMLFormElement)||form.method.toLowerCase()!=="post"||!window.fetch||form.dataset.skNative)return;

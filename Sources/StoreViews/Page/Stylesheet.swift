@@ -69,6 +69,8 @@ a{color:var(--sk-accent)}
 .sk-plan-current{opacity:.85}
 .sk-subscribe{width:100%;border-radius:var(--sk-radius);padding:.7rem 1rem;min-height:3.25rem}
 .sk-label-line:first-child{font-size:1.0625rem}.sk-label-line+.sk-label-line{font-weight:400;font-size:.875rem}
+.sk-button-caption{margin:0 0 .4rem;text-align:center;font-size:.875rem;color:var(--sk-secondary-label)}
+.sk-plan-description{font-size:.875rem;color:var(--sk-secondary-label);font-weight:400;overflow-wrap:anywhere}p.sk-plan-description{margin:0}
 .sk-controls-prominentPicker .sk-plan,.sk-controls-pagedProminentPicker .sk-plan{padding:1.2rem 1.25rem}
 .sk-controls-prominentPicker .sk-plan-price{font-size:1.375rem}
 .sk-controls-compactPicker .sk-plans{grid-auto-flow:column;grid-auto-columns:minmax(9rem,1fr);overflow-x:auto}
