@@ -71,7 +71,9 @@ a{color:var(--sk-accent)}
 .sk-label-line:first-child{font-size:1.0625rem}.sk-label-line+.sk-label-line{font-weight:400;font-size:.875rem}
 .sk-button-caption{margin:0 0 .4rem;text-align:center;font-size:.875rem;color:var(--sk-secondary-label)}
 .sk-plan-description{font-size:.875rem;color:var(--sk-secondary-label);font-weight:400;overflow-wrap:anywhere}p.sk-plan-description{margin:0}
-.sk-controls-prominentPicker .sk-plan,.sk-controls-pagedProminentPicker .sk-plan{padding:1.2rem 1.25rem}
+.sk-controls-prominentPicker .sk-plan,.sk-controls-pagedProminentPicker .sk-plan{padding:1.2rem 1.25rem;box-shadow:0 2px 12px rgb(0 0 0/.14)}
+.sk-controls-prominentPicker .sk-plans,.sk-controls-pagedProminentPicker .sk-plans{padding:6px}
+.sk-controls-prominentPicker .sk-plan:has(input:checked),.sk-controls-pagedProminentPicker .sk-plan:has(input:checked){box-shadow:0 0 0 2px var(--sk-bg),0 0 0 5px var(--sk-accent),0 6px 18px rgb(0 0 0/.2)}
 .sk-controls-prominentPicker .sk-plan-price{font-size:1.375rem}
 .sk-controls-compactPicker .sk-plans{grid-auto-flow:column;grid-auto-columns:minmax(9rem,1fr);overflow-x:auto}
 .sk-controls-compactPicker .sk-plan{grid-template-columns:auto 1fr}.sk-controls-compactPicker .sk-plan-text{grid-column:2}
