@@ -43,6 +43,8 @@ enum BackendChartRoutes {
                                            "no chart \(name): the charts are \(ChartName.allCases.map(\.rawValue).joined(separator: ", "))")
         case .invalid(let message):
             return BackendHTTPServer.error(400, "invalidParameter", message)
+        case .unprocessable(let message):
+            return BackendHTTPServer.error(422, "invalidRange", message)
         }
     }
 }

@@ -60,7 +60,7 @@ struct ChartQuery: Sendable, Equatable {
             default: query.filters.product += values
             }
         }
-        if let from = query.fromDay, let to = query.toDay, from > to { throw .invalid("from is after to") }
+        if let from = query.fromDay, let to = query.toDay, from > to { throw .unprocessable("from is after to") }
         return query
     }
 }
@@ -93,7 +93,10 @@ public struct ChartFilters: Codable, Sendable, Equatable {
     }
 }
 
+/// Why a chart query is refused: no such chart (404), a parameter that is not valid (400), or
+/// a well-formed range the chart cannot draw (422: `from` after `to` or after today, too many periods).
 enum ChartQueryError: Error, Equatable {
     case unknownChart(String)
     case invalid(String)
+    case unprocessable(String)
 }

@@ -39,9 +39,9 @@ extension DashboardPages {
     }
 
     /// A query the chart cannot take: what is wrong, and the way back to the chart with its defaults.
-    static func chartRefused(_ name: String, message: String, signOut: Bool) -> Response {
+    static func chartRefused(_ name: String, message: String, status: HTTPResponse.Status, signOut: Bool) -> Response {
         let chart = ChartName(rawValue: name)
-        return DashboardDocument.page("Cannot draw this chart", section: .charts, signOut: signOut, status: .badRequest) { html in
+        return DashboardDocument.page("Cannot draw this chart", section: .charts, signOut: signOut, status: status) { html in
             html.element("h1", text: "Cannot draw this chart")
             html.element("p", [("role", "alert")], text: message)
             if let chart {

@@ -1,7 +1,7 @@
 /// The charts (`GET /v1/charts/{name}` and the dashboard's `/charts`), computed from the
 /// backend's own tables at the store's clock as the backend knows it (`ChartRules`).
 extension SubscriptionBackend {
-    /// The chart `query` asks for; `ChartQueryError.invalid` when its range holds more than
+    /// The chart `query` asks for; `ChartQueryError.unprocessable` when its range holds more than
     /// `ChartQuery.maxPeriods` periods.
     public func chart(_ name: String, fields: [(String, String)]) async throws -> Chart {
         try await chart(try ChartQuery.parse(name: name, fields: fields))
@@ -19,10 +19,10 @@ extension SubscriptionBackend {
         let today = ChartPeriods.dayNumber(now)
         let to = min(query.toDay ?? today, today)
         let from = query.fromDay ?? ChartPeriods.defaultFrom(toDay: to, resolution: query.resolution)
-        guard from <= to else { throw ChartQueryError.invalid("from is after today on the store's clock (\(ChartPeriods.dateText(today)))") }
+        guard from <= to else { throw ChartQueryError.unprocessable("from is after today on the store's clock (\(ChartPeriods.dateText(today)))") }
         guard let periods = ChartPeriods.periods(fromDay: from, toDay: to, resolution: query.resolution, asOfMs: now,
                                                  limit: ChartQuery.maxPeriods) else {
-            throw ChartQueryError.invalid("the range holds more than \(ChartQuery.maxPeriods) \(query.resolution.rawValue)s: choose a shorter range or a coarser resolution")
+            throw ChartQueryError.unprocessable("the range holds more than \(ChartQuery.maxPeriods) \(query.resolution.rawValue)s: choose a shorter range or a coarser resolution")
         }
         let rows = try await database.chartRows(query.filters)
         let world = ChartRules.World(ChartRules.Input(

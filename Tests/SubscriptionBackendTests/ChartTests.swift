@@ -202,6 +202,7 @@ import Testing
                 return nil
             } catch {
                 if case .invalid(let message) = error { return message }
+                if case .unprocessable(let message) = error { return "422: " + message }
                 return "unknown chart"
             }
         }
@@ -209,7 +210,7 @@ import Testing
         #expect(refusal([("limit", "5")])?.contains("unknown parameter limit") == true)
         #expect(refusal([("resolution", "hour")])?.contains("resolution") == true)
         #expect(refusal([("from", "2026-13-01")])?.contains("from") == true)
-        #expect(refusal([("from", "2026-03-01"), ("to", "2026-02-01")]) == "from is after to")
+        #expect(refusal([("from", "2026-03-01"), ("to", "2026-02-01")]) == "422: from is after to")
         #expect(refusal([("environment", "Staging")])?.contains("environment") == true)
         #expect(refusal([("store", "itunes")])?.contains("store") == true)
         #expect(refusal([("country", "US")])?.contains("alpha-3") == true)
