@@ -32,6 +32,9 @@ public struct EnvironmentValues {
     public var subscriptionStorePickerItemBackground: AnyShapeStyle?
     /// Fill of a subscription store's controls area; set by `backgroundStyle(_:)`.
     public var backgroundStyle: AnyShapeStyle?
+    /// The layer behind a subscription store's controls, from `subscriptionStoreControlBackground(_:)`;
+    /// nil for the automatic one. It wins over `backgroundStyle`.
+    public var subscriptionStoreControlBackground: SubscriptionStoreControlBackground?
     /// Runs before a purchase starts: every `onInAppPurchaseStart(perform:)` around here, chained.
     public var onInAppPurchaseStart: ((Product) async -> Void)?
     /// Handles a purchase's outcome; the innermost `onInAppPurchaseCompletion(perform:)` wins.

@@ -54,6 +54,10 @@ a{color:var(--sk-accent)}
 .sk-header-background{position:absolute;inset:0;z-index:-1}
 .sk-marketing-title{font-size:1.75rem}.sk-marketing-subtitle{color:var(--sk-secondary-label)}
 .sk-store-controls{border-radius:var(--sk-radius);padding:1rem;max-width:40rem;margin:0 auto;background:var(--sk-material-regular);backdrop-filter:blur(20px)}
+.sk-controls-background-gradientMaterial,.sk-controls-background-gradientMaterialOnScroll{position:relative;isolation:isolate;background:none;backdrop-filter:none}
+.sk-controls-background-gradientMaterial::before,.sk-controls-background-gradientMaterialOnScroll::before{content:"";position:absolute;inset:0;z-index:-1;border-radius:inherit;background:var(--sk-material-regular);backdrop-filter:blur(20px);-webkit-mask-image:linear-gradient(to bottom,transparent,#000 3rem);mask-image:linear-gradient(to bottom,transparent,#000 3rem)}
+@keyframes sk-appear{from{opacity:0}to{opacity:1}}
+@supports (animation-timeline:scroll()){.sk-controls-background-gradientMaterialOnScroll::before{animation:sk-appear linear both;animation-timeline:scroll(root);animation-range:0 4rem}}
 .sk-plans{border:0;margin:0 0 1rem;padding:0;display:grid;gap:.6rem}
 .sk-plan{display:grid;grid-template-columns:auto auto 1fr;align-items:center;gap:.5rem .8rem;padding:.8rem 1rem;border-radius:var(--sk-radius);border:2px solid var(--sk-separator);background:var(--sk-card);cursor:pointer}
 .sk-plan:has(input:checked){border-color:var(--sk-accent)}

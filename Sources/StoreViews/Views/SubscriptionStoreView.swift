@@ -114,8 +114,10 @@ public struct SubscriptionStoreView<Content: View>: PrimitiveView {
         html.append(marketing)
         html.close("header")
 
-        let controlsStyle = context.environment.backgroundStyle.map { "background:\($0.cssBackground)" }
-        html.open("div", [("class", "sk-store-controls"), ("style", controlsStyle)])
+        let controlBackground = context.environment.subscriptionStoreControlBackground
+        let controlsStyle = (controlBackground?.style ?? (controlBackground == nil ? context.environment.backgroundStyle : nil))
+            .map { "background:\($0.cssBackground)" }
+        html.open("div", [("class", "sk-store-controls" + (controlBackground?.cssClass.map { " " + $0 } ?? "")), ("style", controlsStyle)])
         // Made visible, the policy buttons sit above the subscription controls, as on iOS and Mac.
         StoreAccessoryButtons(kinds: [.policies], context: context).render(html, placement: "policies")
         if loaded == nil {
