@@ -44,6 +44,8 @@ public struct EnvironmentValues {
     /// SwiftUI's `isPresented`: true when the store is shown as a sheet, which makes the automatic
     /// cancellation button appear.
     public var isPresented = false
+    /// The variant every `Image(systemName:)` draws, from `symbolVariant(_:)`; `.none` clears it.
+    public var symbolVariants: SymbolVariants = .none
     /// The text style `Text` draws in; title styles become headings. Set by `font(_:)`.
     public var font: Font?
     /// Closes the presented store (`@Environment(\.dismiss)`).

@@ -55,7 +55,7 @@ public struct Image: PrimitiveView {
     public func _render(_ context: RenderContext, _ html: HTMLWriter) {
         switch source {
         case .symbol(let name):
-            Symbols.write(name, html)
+            Symbols.write(context.environment.symbolVariants.apply(to: name) { Symbols.markup[$0] != nil }, html)
         case .decorative(let glyph):
             html.element("span", [("class", "sk-symbol"), ("aria-hidden", "true")], text: glyph)
         case .dataURL(let url, let alt):
