@@ -17,6 +17,7 @@ a{color:var(--sk-accent)}
 .sk-vstack{display:flex;flex-direction:column;gap:.5rem}.sk-hstack{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .sk-align-leading{align-items:flex-start}.sk-align-center{align-items:center;text-align:center}.sk-align-trailing{align-items:flex-end}
 .sk-zstack{display:grid;place-items:center}.sk-zstack>*{grid-area:1/1}.sk-circle{width:100%;aspect-ratio:1;border-radius:50%;background:currentColor}
+.sk-label{display:inline-flex;gap:.4em;align-items:center}.sk-unavailable{display:flex;flex-direction:column;align-items:center;text-align:center;gap:.5rem;padding:2rem 1rem}.sk-unavailable p{margin:0}.sk-unavailable-label{font-size:1.375rem;font-weight:700}.sk-unavailable-label .sk-label{flex-direction:column}.sk-unavailable-label .sk-symbol{font-size:2.5em;color:var(--sk-secondary-label)}.sk-unavailable-description{color:var(--sk-secondary-label)}.sk-unavailable-description:empty,.sk-unavailable-actions:empty{display:none}
 .sk-valign-top{align-items:flex-start}.sk-valign-bottom{align-items:flex-end}.sk-spacer{flex:1}
 .sk-font-largeTitle{font-size:2.125rem;font-weight:700;display:block}.sk-font-title{font-size:1.75rem;font-weight:700;display:block}.sk-font-title2{font-size:1.375rem;font-weight:700}.sk-font-title3{font-size:1.25rem;font-weight:600}.sk-font-headline{font-weight:600}.sk-font-subheadline{font-size:.9375rem}.sk-font-callout{font-size:1rem}.sk-font-footnote{font-size:.8125rem}.sk-font-caption{font-size:.75rem;color:var(--sk-secondary-label)}
 .sk-bold{font-weight:700}.sk-symbol{font-size:1.6em;line-height:1}
