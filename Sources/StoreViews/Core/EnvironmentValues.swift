@@ -30,6 +30,8 @@ public struct EnvironmentValues {
     public var subscriptionStoreControlIcon: ((Product, Product.SubscriptionInfo) -> AnyView)?
     /// Fill behind each plan in a picker; set by `subscriptionStorePickerItemBackground(_:)`.
     public var subscriptionStorePickerItemBackground: AnyShapeStyle?
+    /// The CSS corner radius of each plan in a picker, from `subscriptionStorePickerItemBackground(_:in:)`.
+    public var subscriptionStorePickerItemShape: String?
     /// Fill of a subscription store's controls area; set by `backgroundStyle(_:)`.
     public var backgroundStyle: AnyShapeStyle?
     /// The layer behind a subscription store's controls, from `subscriptionStoreControlBackground(_:)`;

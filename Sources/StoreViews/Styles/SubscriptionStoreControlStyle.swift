@@ -121,7 +121,21 @@ extension View {
     /// The fill behind each plan in the pickers of stores inside this view.
     public func subscriptionStorePickerItemBackground(_ style: some ShapeStyle) -> EnvironmentWriter<Self> {
         let erased = AnyShapeStyle(style)
-        return transformEnvironment { $0.subscriptionStorePickerItemBackground = erased }
+        return transformEnvironment {
+            $0.subscriptionStorePickerItemBackground = erased
+            $0.subscriptionStorePickerItemShape = nil  // "Omit the shape parameter to use the default shape."
+        }
+    }
+
+    /// Mirrors `subscriptionStorePickerItemBackground(_:in:)` (iOS 18): "Sets the background shape
+    /// and style for subscription store view picker items within a view" — `.rect(cornerRadius:)`,
+    /// `.capsule`, `Rectangle()` or `Circle()`.
+    public func subscriptionStorePickerItemBackground(_ backgroundStyle: some ShapeStyle, in shape: some Shape) -> EnvironmentWriter<Self> {
+        let erased = AnyShapeStyle(backgroundStyle), radius = shape.cssBorderRadius
+        return transformEnvironment {
+            $0.subscriptionStorePickerItemBackground = erased
+            $0.subscriptionStorePickerItemShape = radius
+        }
     }
 
     /// The background of the store's controls area (`.clear` lets a full-height background show).

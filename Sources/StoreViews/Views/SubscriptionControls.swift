@@ -80,11 +80,14 @@ enum SubscriptionControls {
                            _ context: RenderContext, _ html: HTMLWriter) {
         let product = option.subscription
         let id = context.session.uniqueID("plan")
-        let background = context.environment.subscriptionStorePickerItemBackground.map { "background:\($0.cssBackground)" }
+        let environment = context.environment
+        let background = [environment.subscriptionStorePickerItemBackground.map { "background:\($0.cssBackground)" },
+                          environment.subscriptionStorePickerItemShape.map { "border-radius:\($0)" }]
+            .compactMap { $0 }.joined(separator: ";")
         let button = context.environment.subscriptionStoreButtonLabel.text(for: option, manyButtons: false)
         // The description is the radio's description, not part of its name: the name stays "plan, price".
         let descriptionID = showsDescription && !product.description.isEmpty ? context.session.uniqueID("plan-description") : nil
-        html.open("label", [("class", "sk-plan" + (option.isCurrent ? " sk-plan-current" : "")), ("for", id), ("style", background),
+        html.open("label", [("class", "sk-plan" + (option.isCurrent ? " sk-plan-current" : "")), ("for", id), ("style", background.isEmpty ? nil : background),
                             ("data-product-id", product.id)])
         html.open("input", [("type", "radio"), ("name", "product"), ("value", product.id), ("id", id), ("required", ""),
                             ("checked", selected ? "" : nil), ("disabled", option.isCurrent ? "" : nil), ("aria-describedby", descriptionID),
