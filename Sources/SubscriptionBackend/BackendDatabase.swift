@@ -253,17 +253,39 @@ enum BackendSchema {
 
     /// Fills the new `storefront` column of the transactions stored before it existed, from
     /// each one's signed payload (verified when it was received).
+    /// Pages of 500 by key, so a large table never sits in memory whole.
     static func backfillStorefronts(in sql: any SQLDatabase) async throws {
         struct Stored: Decodable { var environment: String; var transactionId: String; var jws: String }
-        let rows = try await sql.select().columns("environment", "transactionId", "jws").from("bk_transactions").all(decoding: Stored.self)
-        for row in rows {
-            guard let storefront = SignedPayload.fields(ofJWS: row.jws, as: TransactionFields.self)?.storefront else { continue }
-            try await sql.update("bk_transactions").set("storefront", to: storefront)
-                .where("environment", .equal, row.environment).where("transactionId", .equal, row.transactionId).run()
+        var after: (environment: String, transactionId: String)?
+        while true {
+            var page: SQLQueryString = "SELECT \(ident: "environment"), \(ident: "transactionId"), \(ident: "jws") FROM \(ident: "bk_transactions")"
+            if let after {
+                page += """
+                     WHERE \(ident: "environment") > \(bind: after.environment) \
+                    OR (\(ident: "environment") = \(bind: after.environment) AND \(ident: "transactionId") > \(bind: after.transactionId))
+                    """
+            }
+            page += " ORDER BY \(ident: "environment"), \(ident: "transactionId") LIMIT 500"
+            let rows = try await sql.raw(page).all(decoding: Stored.self)
+            guard let last = rows.last else { return }
+            for row in rows {
+                guard let storefront = SignedPayload.fields(ofJWS: row.jws, as: TransactionFields.self)?.storefront else { continue }
+                try await sql.update("bk_transactions").set("storefront", to: storefront)
+                    .where("environment", .equal, row.environment).where("transactionId", .equal, row.transactionId).run()
+            }
+            after = (last.environment, last.transactionId)
         }
     }
 
+    /// The advisory lock key that serializes schema changes of instances starting together on
+    /// one PostgreSQL ("bk_schema" as a number): the second finds the first's columns made.
+    static let schemaLockKey: Int64 = 0x626B_5F73_6368
+
     static func create(on sql: any SQLDatabase) async throws {
+        if sql.dialect.name != "sqlite" {
+            // Held to the end of this transaction: two instances altering one table at once deadlock.
+            try await sql.raw("SELECT pg_advisory_xact_lock(\(bind: schemaLockKey))").run()
+        }
         try await sql.create(table: "bk_transactions").ifNotExists()
             .column("environment", type: .text, .notNull).column("transactionId", type: .text, .notNull)
             .column("originalTransactionId", type: .text, .notNull).column("bundleId", type: .text, .notNull)

@@ -51,7 +51,13 @@ extension BackendTransaction {
             merged.originalAppUserId = old.originalAppUserId ?? old.appUserId
         }
         merged.lastSeenMs = [merged.lastSeenMs, old.lastSeenMs].compactMap { $0 }.max()
-        merged.firstSeenStoreMs = [merged.firstSeenStoreMs, old.firstSeenStoreMs].compactMap { $0 }.min()
+        // The earliest sighting on the store's clock, unless one side was recorded before it was
+        // kept: then none (the charts fall back to the first purchase, else `firstSeenMs`).
+        if let a = merged.firstSeenStoreMs, let b = old.firstSeenStoreMs {
+            merged.firstSeenStoreMs = min(a, b)
+        } else {
+            merged.firstSeenStoreMs = nil
+        }
         try await insert([merged], into: "bk_customers", replacingOn: ["appUserId"])
         try await insert([UserAliasRow(alias: from, appUserId: into, firstSeenMs: old.firstSeenMs)], into: "bk_user_aliases",
                          replacingOn: ["alias"])

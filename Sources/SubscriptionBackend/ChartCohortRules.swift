@@ -6,13 +6,25 @@
 enum ChartCohortRules {
     typealias Result = (series: [Chart.Series], rows: [[Double?]])
 
-    /// The customers first seen in each period.
+    /// The most periods since a cohort began that a cohort chart shows: a year of months, or
+    /// about four months of days (RevenueCat's cohort tables are as wide).
+    static let maxColumns = 120
+
+    /// The customers first seen in each period, each found by bisection.
     static func cohorts(_ periods: [ChartPeriod], _ world: ChartRules.World) -> [Set<String>] {
-        periods.map { p in Set(world.firstSeen.filter { $0.value >= p.startMs && $0.value <= p.atMs }.keys) }
+        var out = [Set<String>](repeating: [], count: periods.count)
+        for (user, first) in world.firstSeen {
+            if let index = ChartRules.period(of: first, in: periods) { out[index].insert(user) }
+        }
+        return out
     }
 
+    /// How many columns a cohort chart has: periods since the first cohort began, to the one
+    /// holding `asOf`, at most `maxColumns`.
+    static func columns(_ extended: [ChartPeriod]) -> Int { min(extended.count, maxColumns) }
+
     static func initialConversion(_ periods: [ChartPeriod], _ world: ChartRules.World) -> Result {
-        let buyers = Set(world.purchased.compactMap(world.owner))
+        let buyers = Set(world.purchased.compactMap { world.owner($0) })
         return conversion(periods, world, measure: "converted", title: "Made a purchase", converted: buyers)
     }
 
@@ -66,19 +78,23 @@ enum ChartCohortRules {
 
     /// Subscriptions by the period their first paid period began in; the share paid and active at
     /// the end of that period and of each one since (null for periods not reached).
-    static func retention(_ periods: [ChartPeriod], _ world: ChartRules.World) -> Result {
+    static func retention(_ periods: [ChartPeriod], _ extended: [ChartPeriod], _ world: ChartRules.World) -> Result {
+        let width = columns(extended)
         var series = [ChartRules.count("subscriptions", "Subscriptions")]
-        for i in periods.indices {
+        for i in 0..<width {
             series.append(Chart.Series(id: "retained.\(i)", measure: "retained", currency: nil, periodsSince: i,
                                        title: "Retained after \(i) period\(i == 1 ? "" : "s")", unit: "rate"))
         }
-        return (series, periods.enumerated().map { c, p in
-            let cohort = world.subscriptions.filter { s in s.timeline.firstPaidMs.map { $0 >= p.startMs && $0 <= p.atMs } ?? false }
+        var cohorts = [[PaidTimeline]](repeating: [], count: periods.count)
+        for s in world.subscriptions {
+            if let first = s.timeline.firstPaidMs, let index = ChartRules.period(of: first, in: periods) { cohorts[index].append(s.timeline) }
+        }
+        return (series, cohorts.enumerated().map { c, cohort in
             var row: [Double?] = [Double(cohort.count)]
-            for i in periods.indices {
-                guard c + i < periods.count else { row.append(nil); continue }
-                let at = periods[c + i].atMs
-                row.append(ChartRules.ratio(cohort.filter { $0.timeline.paid(at: at) != nil }.count, cohort.count))
+            for i in 0..<width {
+                guard c + i < extended.count else { row.append(nil); continue }
+                let at = extended[c + i].atMs
+                row.append(ChartRules.ratio(cohort.filter { $0.paid(at: at) != nil }.count, cohort.count))
             }
             return row
         })
@@ -86,12 +102,13 @@ enum ChartCohortRules {
 
     /// What each cohort of customers has paid by the end of its period and each one since,
     /// divided by the cohort's size, per currency (refunded payments left out).
-    static func ltv(_ periods: [ChartPeriod], _ world: ChartRules.World) -> Result {
+    static func ltv(_ periods: [ChartPeriod], _ extended: [ChartPeriod], _ world: ChartRules.World) -> Result {
+        let width = columns(extended)
         let earned = world.purchased.filter(ChartRules.World.earned).filter { !($0.currency ?? "").isEmpty }
         let currencies = Set(earned.compactMap(\.currency)).sorted()
         var series = [ChartRules.count("customers", "Customers")]
         for currency in currencies {
-            for i in periods.indices {
+            for i in 0..<width {
                 series.append(Chart.Series(id: "ltv.\(currency).\(i)", measure: "ltv", currency: currency, periodsSince: i,
                                            title: "LTV after \(i) period\(i == 1 ? "" : "s") (\(currency))", unit: "money"))
             }
@@ -99,12 +116,17 @@ enum ChartCohortRules {
         let byOwner = Dictionary(grouping: earned, by: { world.owner($0) ?? "" })
         return (series, cohorts(periods, world).enumerated().map { c, cohort in
             var row: [Double?] = [Double(cohort.count)]
-            let payments = cohort.flatMap { byOwner[$0] ?? [] }
+            let payments = cohort.flatMap { byOwner[$0] ?? [] }.sorted { $0.purchaseMs < $1.purchaseMs }
             for currency in currencies {
-                for i in periods.indices {
-                    guard c + i < periods.count, !cohort.isEmpty else { row.append(nil); continue }
-                    let at = periods[c + i].atMs
-                    let total = payments.filter { $0.currency == currency && $0.purchaseMs <= at }.reduce(0.0) { $0 + Double($1.price ?? 0) }
+                let paid = payments.filter { $0.currency == currency }
+                var total = 0.0, next = 0
+                for i in 0..<width {
+                    guard c + i < extended.count, !cohort.isEmpty else { row.append(nil); continue }
+                    let at = extended[c + i].atMs
+                    while next < paid.count, paid[next].purchaseMs <= at {
+                        total += Double(paid[next].price ?? 0)
+                        next += 1
+                    }
                     row.append(ChartRules.units(total / Double(cohort.count)))
                 }
             }

@@ -119,12 +119,13 @@ enum ChartPeriods {
     }
 
     /// The periods from the one holding day `from` to the one holding day `to`, none starting
-    /// after `asOfMs`; nil when there would be more than `limit`.
-    static func periods(fromDay: Int64, toDay: Int64, resolution: ChartResolution, asOfMs: Int64, limit: Int) -> [ChartPeriod]? {
+    /// after `asOfMs`; nil when there would be more than `limit` (the first `limit` when truncating).
+    static func periods(fromDay: Int64, toDay: Int64, resolution: ChartResolution, asOfMs: Int64, limit: Int,
+                        truncating: Bool = false) -> [ChartPeriod]? {
         var out: [ChartPeriod] = []
         var day = start(of: fromDay, resolution)
         while day <= toDay && day * dayMs <= asOfMs {
-            if out.count == limit { return nil }
+            if out.count == limit { return truncating ? out : nil }
             let end = next(after: day, resolution)
             let endMs = end * dayMs
             out.append(ChartPeriod(label: label(day, resolution), startMs: day * dayMs, endMs: endMs,

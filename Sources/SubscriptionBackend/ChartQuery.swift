@@ -40,7 +40,13 @@ struct ChartQuery: Sendable, Equatable {
                     guard value == "csv" || value == "json" else { throw .invalid("format must be json or csv") }
                     query.csv = value == "csv"
                 } else {
-                    guard let day = ChartPeriods.parseDate(value) else { throw .invalid("\(key) must be a date YYYY-MM-DD (UTC), 1970 or later") }
+                    guard let day = ChartPeriods.parseDate(value) else {
+                        // 2026-11-31 has the shape of a date (openapi.json's pattern) but is no day.
+                        if value.wholeMatch(of: /(19[7-9][0-9]|[2-9][0-9]{3})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])/) != nil {
+                            throw .unprocessable("\(key) \(value) is no calendar day")
+                        }
+                        throw .invalid("\(key) must be a date YYYY-MM-DD (UTC), 1970 or later")
+                    }
                     if key == "from" { query.fromDay = day } else { query.toDay = day }
                 }
             case "environment":

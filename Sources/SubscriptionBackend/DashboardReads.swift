@@ -232,14 +232,15 @@ extension BackendDatabase {
     /// whole history: a cohort's lifetime value and a resubscription need it.
     func chartRows(_ filters: ChartFilters) async throws -> (transactions: [TransactionRow], renewals: [RenewalRow],
                                                              owners: [String: String], customers: [(String, Int64, Int64?)],
-                                                             refundRequests: [(String, Int64)]) {
-        guard filters.admitsAppStore else { return ([], [], [:], [], []) }
+                                                             firstPurchases: [String: Int64], refundRequests: [(String, Int64)]) {
+        guard filters.admitsAppStore else { return ([], [], [:], [], [:], []) }
+        // The app and environment filters choose whole subscriptions; product and country are
+        // applied per transaction by the rules, which need every period of a subscription.
         var query = readSQL.select().columns(Self.overviewColumns.map { SQLColumn($0) }).from("bk_transactions")
-        for (column, values) in [("environment", filters.environment), ("bundleId", filters.app), ("productId", filters.product)]
-            where !values.isEmpty {
+        for (column, values) in [("environment", filters.environment), ("bundleId", filters.app)] where !values.isEmpty {
             query = query.where(SQLColumn(column), .in, SQLBind.group(values))
         }
-        let transactions = try await query.all(decoding: OverviewTransactionRow.self).map(\.row).filter(filters.admits)
+        let transactions = try await query.all(decoding: OverviewTransactionRow.self).map(\.row)
         var renewalQuery = readSQL.select().columns(["environment", "originalTransactionId", "productId", "autoRenewProductId",
                                                      "autoRenewStatus", "expirationIntent", "inBillingRetry", "gracePeriodExpiresMs",
                                                      "signedMs"].map { SQLColumn($0) }).from("bk_renewals")
@@ -251,12 +252,22 @@ extension BackendDatabase {
         struct Seen: Decodable { var appUserId: String; var firstSeenMs: Int64; var firstSeenStoreMs: Int64? }
         let customers = try await readSQL.select().columns("appUserId", "firstSeenMs", "firstSeenStoreMs").from("bk_customers")
             .all(decoding: Seen.self)
+        let first: SQLQueryString = """
+            SELECT \(Self.column("l", "appUserId")), MIN(\(Self.column("t", "purchaseMs"))) AS \(ident: "firstMs") \
+            FROM \(ident: "bk_links") \(ident: "l") JOIN \(ident: "bk_transactions") \(ident: "t") \
+            ON \(Self.column("t", "environment")) = \(Self.column("l", "environment")) \
+            AND \(Self.column("t", "originalTransactionId")) = \(Self.column("l", "originalTransactionId")) \
+            GROUP BY \(Self.column("l", "appUserId"))
+            """
+        struct First: Decodable { var appUserId: String; var firstMs: Int64 }
+        let firstPurchases = try await readSQL.raw(first).all(decoding: First.self)
         struct Request: Decodable { var environment: String; var transactionId: String; var requestedMs: Int64 }
         let requests = try await readSQL.select().columns("environment", "transactionId", "requestedMs").from("bk_refund_requests")
             .all(decoding: Request.self)
         return (transactions, renewals,
                 Dictionary(owners.map { (ChartRules.key($0.environment, $0.originalTransactionId), $0.appUserId) }, uniquingKeysWith: { a, _ in a }),
                 customers.map { ($0.appUserId, $0.firstSeenMs, $0.firstSeenStoreMs) },
+                Dictionary(firstPurchases.map { ($0.appUserId, $0.firstMs) }, uniquingKeysWith: min),
                 requests.map { (ChartRules.key($0.environment, $0.transactionId), $0.requestedMs) })
     }
 }

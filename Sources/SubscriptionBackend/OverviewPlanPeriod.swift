@@ -18,6 +18,13 @@ enum OverviewPlanPeriod: String, Sendable, CaseIterable {
         }
     }
 
+    /// Gregorian in UTC, made once: charts classify every paid transaction.
+    private static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        return calendar
+    }()
+
     /// The calendar period from `purchaseMs` to `expiresMs` (UTC; a slack of two days on the
     /// month-based ones covers month ends and time zones), or nil when the span is no App Store
     /// period: an accelerated test time rate (sandbox's 5-minute month) or a shortened period.
@@ -25,8 +32,7 @@ enum OverviewPlanPeriod: String, Sendable, CaseIterable {
         let span = expiresMs - purchaseMs
         let day: Int64 = 86_400_000
         if abs(span - 7 * day) <= day / 2 { return .week }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let calendar = utc
         let start = Date(timeIntervalSince1970: Double(purchaseMs) / 1000)
         let months: [(Int, OverviewPlanPeriod)] = [(1, .month), (2, .twoMonths), (3, .threeMonths), (6, .sixMonths), (12, .year)]
         for (count, period) in months {

@@ -122,12 +122,15 @@ extension SubscriptionBackend {
         }
         // Experiments run on the backend's own clock, as customers' first sightings do: a store
         // running ahead in a test must not make every customer look older than the experiment.
-        let now = nowMs(), wall = now, storeNow = try await storeNowMs()
+        let now = nowMs(), wall = now
         // Through ingest's group commit: an app's launch asks for offerings, so these come in crowds.
         let (id, enrollment) = try await ingest.write(keys: LedgerKeys(customers: [appUserId])) { store -> (String, CustomerOfferings.Enrollment?) in
             let id = try await store.resolve(appUserId)
             guard !CustomerIdentity.isDeleted(id) else { return (id, nil) }
-            if try await !store.customerExists(id) { store.insert(CustomerRow(appUserId: id, firstSeenMs: wall, firstSeenStoreMs: storeNow)) }
+            if try await !store.customerExists(id) {
+                // The store's clock is read only for a customer seen for the first time (app launches come in crowds).
+                store.insert(CustomerRow(appUserId: id, firstSeenMs: wall, firstSeenStoreMs: max(wall, try await self.database.storeClock() ?? 0)))
+            }
             guard let experiment = try await store.store.runningExperiments(bundleId: app.bundleId).first else {
                 return (id, nil)
             }

@@ -131,7 +131,18 @@ import Testing
             // Filters: the yearly plan alone; nothing in Production, France or the Play Store.
             let yearly = try await chart(.mrr, [("product", "plus.yearly")])
             #expect(near(values(yearly, "mrr.USD"), [0, 3.3325, 3.3325]))
-            #expect(values(try await chart(.customersNew, [("product", "plus.yearly")]), "customers") == [1, 0, 0])
+            #expect(values(try await chart(.customersNew, [("product", "plus.yearly")]), "customers") == [1, 0, 0],
+                    "alice counts from her first purchase, not from her first yearly one")
+            // The monthly plan alone: alice's monthly period ends at the upgrade (20 May), not at
+            // its own expiry; the two products add up to the whole.
+            let monthly = try await chart(.mrr, [("product", "plus.monthly")])
+            #expect(near(values(monthly, "mrr.USD"), [14.97, 0, 4.99]))
+            #expect(values(try await chart(.actives, [("product", "plus.monthly")]), "actives") == [3, 0, 1])
+            #expect(values(try await chart(.actives, [("product", "plus.yearly")]), "actives") == [0, 1, 1])
+            // A cohort chart ending in April still fills April's later columns up to the clock.
+            let april = try await test.backend.chart("subscription_retention", fields: [("from", "2030-04-01"), ("to", "2030-04-30"),
+                                                                                       ("resolution", "month")])
+            #expect(april.points.count == 1 && april.points[0].values == aprilRetained)
             for filter in [("environment", "Production"), ("country", "FRA"), ("store", "play_store")] {
                 let empty = try await chart(.actives, [filter])
                 #expect(values(empty, "actives") == [0, 0, 0], "\(filter)")
@@ -155,6 +166,24 @@ import Testing
         }
     }
 
+    /// Two instances starting together on one PostgreSQL database made before the storefront
+    /// was kept: the schema change is serialized (no deadlock), made once, and filled.
+    @Test(.enabled(if: BackendTestEngine.postgresURL != nil)) func instancesStartingTogetherAddTheColumnOnce() async throws {
+        let kit = try SignedDataKit()
+        try await TestBackend.with(trusting: [kit.authority.rootDER], engine: .postgres) { test in
+            try await Self.load(kit, into: test.backend)
+            try await test.backend.database.writeSQL.raw("ALTER TABLE bk_transactions DROP COLUMN storefront").run()
+            let url = try #require(BackendTestEngine.postgresURL), schema = try #require(test.schema)
+            async let first = BackendDatabase.open(url: url, schema: schema)
+            async let second = BackendDatabase.open(url: url, schema: schema)
+            let (a, b) = try await (first, second)
+            await a.close()
+            await b.close()
+            let chart = try await test.backend.chart("actives", fields: Self.months + [("country", "USA")])
+            #expect(chart.points.map { $0.values[0] } == [3, 1, 2])
+        }
+    }
+
     /// A price rise inside a subscription is expansion: yearly (39.99 ÷ 12 a month) to monthly
     /// 4.99 on 10 May, then a renewal at the same price (no movement).
     @Test func aRiseInTheMonthlyAmountIsExpansion() throws {
@@ -168,11 +197,12 @@ import Testing
         let rows = [row("X1", Self.at(4, 10), Self.at(16, 10), 39990), row("X2", Self.at(5, 10), Self.at(6, 10), 4990),
                     row("X3", Self.at(6, 10), Self.at(7, 10), 4990)]
         let world = ChartRules.World(ChartRules.Input(
-            transactions: rows, renewals: [], owners: ["Sandbox|X1": "x"], customers: [("x", Self.at(4, 10), Self.at(4, 10))],
+            transactions: rows, admits: { _ in true }, renewals: [], owners: ["Sandbox|X1": "x"],
+            customers: [("x", Self.at(4, 10), Self.at(4, 10))], firstPurchases: ["x": Self.at(4, 10)],
             refundRequests: [], smallBusinessApps: [], asOfMs: Self.at(6, 20), narrowsCustomers: false))
         let periods = try #require(ChartPeriods.periods(fromDay: Self.at(4, 1) / Self.day, toDay: Self.at(6, 30) / Self.day,
                                                         resolution: .month, asOfMs: Self.at(6, 20), limit: 10))
-        let (series, rows2) = ChartRules.compute(.mrrMovement, periods: periods, world: world)
+        let (series, rows2) = ChartRules.compute(.mrrMovement, periods: periods, extended: periods, world: world)
         let expansion = try #require(series.firstIndex { $0.id == "expansion.EUR" })
         let new = try #require(series.firstIndex { $0.id == "new.EUR" })
         #expect(rows2.map { $0[new] } == [3.3325, 0, 0])
