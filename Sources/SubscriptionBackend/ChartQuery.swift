@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a chart is asked for (`GET /v1/charts/{name}?from=&to=&resolution=&…`): its name, the
 /// days it spans, its resolution, and the filters RevenueCat's Charts API has (app, environment,
 /// product, country, store). Parsed here so the API and the dashboard refuse the same input the
@@ -25,8 +27,11 @@ struct ChartQuery: Sendable, Equatable {
         for (key, value) in fields {
             guard parameters.contains(key) else { throw .invalid("unknown parameter \(key): the parameters are \(parameters.sorted().joined(separator: ", "))") }
             // A form sends its empty fields: an empty value means the parameter's default.
-            if value.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-            let values = value.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            // Lists are comma-separated; spaces and tabs around an item and empty items are
+            // dropped, as openapi.json's patterns say.
+            let blank = CharacterSet(charactersIn: " \t")
+            if value.trimmingCharacters(in: blank).isEmpty { continue }
+            let values = value.split(separator: ",").map { String($0).trimmingCharacters(in: blank) }.filter { !$0.isEmpty }
             switch key {
             case "from", "to", "resolution", "format":
                 guard !seen.contains(key) else { throw .invalid("\(key) is given twice") }
