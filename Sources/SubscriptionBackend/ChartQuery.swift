@@ -30,7 +30,7 @@ struct ChartQuery: Sendable, Equatable {
             // Lists are comma-separated; spaces and tabs around an item and empty items are
             // dropped, as openapi.json's patterns say.
             let blank = CharacterSet(charactersIn: " \t")
-            if value.trimmingCharacters(in: blank).isEmpty { continue }
+            if value.isEmpty { continue }
             let values = value.split(separator: ",").map { String($0).trimmingCharacters(in: blank) }.filter { !$0.isEmpty }
             switch key {
             case "from", "to", "resolution", "format":

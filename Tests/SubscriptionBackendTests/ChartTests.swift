@@ -245,6 +245,10 @@ import Testing
         #expect(refusal([("store", "itunes")])?.contains("store") == true)
         #expect(refusal([("country", "US")])?.contains("alpha-3") == true)
         #expect(refusal([("to", "2026-01-01"), ("to", "2026-01-02")])?.contains("twice") == true)
+        // Empty is the default (a form's empty field); a tab is no date (openapi.json's pattern).
+        #expect(refusal([("to", "\t")])?.contains("to must be a date") == true)
+        #expect(refusal([("to", "2026-11-31")]) == "422: to 2026-11-31 is no calendar day")
+        #expect(refusal([("environment", "\t Production, \t,")]) == nil && refusal([("to", "")]) == nil)
         let query = try? ChartQuery.parse(name: "revenue", fields: [("product", "a,b"), ("product", "c"), ("from", ""), ("country", "fra")])
         #expect(query?.filters.product == ["a", "b", "c"] && query?.fromDay == nil && query?.filters.country == ["FRA"])
     }
