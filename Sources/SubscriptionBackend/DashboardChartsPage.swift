@@ -28,7 +28,7 @@ extension DashboardPages {
             html.element("p", text: chart.description)
             html.element("p", [("class", "bd-muted")],
                          text: "From \(chart.from) to \(chart.to) by \(chart.resolution), at \(DashboardDocument.time(chart.asOf)) on the store's clock. Money is never converted between currencies.")
-            chartForm(html, chart)
+            chartForm(html, FormValues(chart))
             html.element("h2", text: "The chart")
             html.element("section", [("class", "bd-card")]) { plot(chart).render(html) }
             html.element("h2", [("id", "bd-table-title")], text: "The numbers")
@@ -38,21 +38,56 @@ extension DashboardPages {
         }
     }
 
-    /// A query the chart cannot take: what is wrong, and the way back to the chart with its defaults.
-    static func chartRefused(_ name: String, message: String, status: HTTPResponse.Status, signOut: Bool) -> Response {
+    /// A query the chart cannot take: what is wrong, the form with what was sent (to correct it),
+    /// and the way back to the chart with its defaults.
+    static func chartRefused(_ name: String, message: String, sent: [String: String], status: HTTPResponse.Status,
+                             signOut: Bool) -> Response {
         let chart = ChartName(rawValue: name)
         return DashboardDocument.page("Cannot draw this chart", section: .charts, signOut: signOut, status: status) { html in
             html.element("h1", text: "Cannot draw this chart")
             html.element("p", [("role", "alert")], text: message)
             if let chart {
+                chartForm(html, FormValues(name: chart.rawValue, sent: sent))
                 html.element("p") { html.element("a", [("href", "/charts/\(chart.rawValue)")], text: "\(chart.title) with its defaults") }
             }
             html.element("p") { html.element("a", [("href", "/charts")], text: "Every chart") }
         }
     }
 
+    /// What the form shows: a chart's own range and filters, or the fields of a refused query as sent.
+    struct FormValues {
+        var name: String
+        var resolution: String
+        var from: String
+        var to: String
+        var environment: String
+        var app: String
+        var product: String
+        var country: String
+        var store: String
+
+        init(_ chart: Chart) {
+            name = chart.name
+            resolution = chart.resolution
+            (from, to) = (chart.from, chart.to)
+            environment = chart.filters.environment.count == 1 ? chart.filters.environment[0] : ""
+            app = chart.filters.app.joined(separator: ",")
+            product = chart.filters.product.joined(separator: ",")
+            country = chart.filters.country.joined(separator: ",")
+            store = chart.filters.store.count == 1 ? chart.filters.store[0] : ""
+        }
+
+        init(name: String, sent: [String: String]) {
+            self.name = name
+            resolution = sent["resolution"] ?? ChartResolution.day.rawValue
+            (from, to) = (sent["from"] ?? "", sent["to"] ?? "")
+            (environment, app, product) = (sent["environment"] ?? "", sent["app"] ?? "", sent["product"] ?? "")
+            (country, store) = (sent["country"] ?? "", sent["store"] ?? "")
+        }
+    }
+
     /// The filters as a GET form to the same page: nothing runs in the page.
-    private static func chartForm(_ html: HTMLWriter, _ chart: Chart) {
+    private static func chartForm(_ html: HTMLWriter, _ chart: FormValues) {
         html.element("form", [("method", "get"), ("action", "/charts/\(chart.name)"), ("class", "bd-inline")]) {
             html.element("div") {
                 html.element("label", [("for", "bd-resolution")], text: "Resolution")
@@ -71,24 +106,24 @@ extension DashboardPages {
             html.element("div") {
                 html.element("label", [("for", "bd-environment")], text: "Environment")
                 html.element("select", [("id", "bd-environment"), ("name", "environment")]) {
-                    let current = chart.filters.environment.count == 1 ? chart.filters.environment[0] : ""
+                    let current = chart.environment
                     for (value, label) in [("", "Production and Sandbox"), ("Production", "Production"), ("Sandbox", "Sandbox")] {
                         html.element("option", [("value", value), ("selected", current == value ? "" : nil)], text: label)
                     }
                 }
             }
-            for (name, label, values) in [("app", "Apps (bundle IDs)", chart.filters.app), ("product", "Products", chart.filters.product),
-                                          ("country", "Countries (USA, FRA…)", chart.filters.country)] {
+            for (name, label, value) in [("app", "Apps (bundle IDs)", chart.app), ("product", "Products", chart.product),
+                                         ("country", "Countries (USA, FRA…)", chart.country)] {
                 html.element("div") {
                     html.element("label", [("for", "bd-\(name)")], text: label)
-                    html.open("input", [("id", "bd-\(name)"), ("type", "text"), ("name", name), ("value", values.joined(separator: ",")),
+                    html.open("input", [("id", "bd-\(name)"), ("type", "text"), ("name", name), ("value", value),
                                         ("autocomplete", "off"), ("spellcheck", "false")])
                 }
             }
             html.element("div") {
                 html.element("label", [("for", "bd-store")], text: "Store")
                 html.element("select", [("id", "bd-store"), ("name", "store")]) {
-                    let current = chart.filters.store.count == 1 ? chart.filters.store[0] : ""
+                    let current = chart.store
                     for (value, label) in [("", "Any store"), ("app_store", "App Store")] {
                         html.element("option", [("value", value), ("selected", current == value ? "" : nil)], text: label)
                     }

@@ -84,9 +84,11 @@ enum BackendDashboard {
                     return DashboardPages.message("No such chart", status: .notFound, signOut: token != nil,
                                                   text: "The charts are listed on /charts.")
                 } catch ChartQueryError.invalid(let message) {
-                    return DashboardPages.chartRefused(name, message: message, status: .badRequest, signOut: token != nil)
+                    return DashboardPages.chartRefused(name, message: message, sent: FormEncoding.fields(request.uri.query),
+                                                       status: .badRequest, signOut: token != nil)
                 } catch ChartQueryError.unprocessable(let message) {
-                    return DashboardPages.chartRefused(name, message: message, status: .unprocessableContent, signOut: token != nil)
+                    return DashboardPages.chartRefused(name, message: message, sent: FormEncoding.fields(request.uri.query),
+                                                       status: .unprocessableContent, signOut: token != nil)
                 }
             }
         }

@@ -281,8 +281,11 @@ import Testing
             let (pageStatus, page, _) = try await get("/charts/mrr_movement" + query)
             #expect(pageStatus == 200 && page.contains("role=\"img\"") && page.contains("data-chart=\"mrr_movement\""))
             #expect(page.contains(">-9.98<") && page.contains(">14.97<") && page.contains("2030-06 (so far)"))
-            let missing = try await get("/charts/nope").0, invalid = try await get("/charts/mrr?from=x").0
-            #expect(missing == 404 && invalid == 400)
+            let missing = try await get("/charts/nope").0
+            // A refused query keeps what was sent in the form, escaped, to be corrected.
+            let (invalid, refusedPage, _) = try await get("/charts/mrr?from=x&country=US&product=%3Cb%3Ex")
+            #expect(missing == 404 && invalid == 400 && refusedPage.contains("from must be a date"))
+            #expect(refusedPage.contains("value=\"US\"") && refusedPage.contains("value=\"&lt;b&gt;x\"") && !refusedPage.contains("<b>x"))
             let (_, index, _) = try await get("/charts")
             #expect(ChartName.allCases.allSatisfy { index.contains("href=\"/charts/\($0.rawValue)\"") })
         }
