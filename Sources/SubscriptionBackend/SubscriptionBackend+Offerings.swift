@@ -129,7 +129,7 @@ extension SubscriptionBackend {
             guard !CustomerIdentity.isDeleted(id) else { return (id, nil) }
             if try await !store.customerExists(id) {
                 // The store's clock is read only for a customer seen for the first time (app launches come in crowds).
-                store.insert(CustomerRow(appUserId: id, firstSeenMs: wall, firstSeenStoreMs: max(wall, try await self.database.storeClock() ?? 0)))
+                store.insert(CustomerRow(appUserId: id, firstSeenMs: wall, firstSeenStoreMs: max(wall, try await store.store.storeClock() ?? 0)))
             }
             guard let experiment = try await store.store.runningExperiments(bundleId: app.bundleId).first else {
                 return (id, nil)
