@@ -12,8 +12,10 @@ extension BackendDatabase {
     }
 
     /// The latest store clock reading over every app and environment.
-    func storeClock() async throws -> Int64? {
-        try await readSQL.select().column(SQLFunction("MAX", args: SQLColumn("storeClockMs")), as: "m").from("bk_cursors")
+    func storeClock() async throws -> Int64? { try await Self.storeClock(readSQL) }
+
+    static func storeClock(_ sql: any SQLDatabase) async throws -> Int64? {
+        try await sql.select().column(SQLFunction("MAX", args: SQLColumn("storeClockMs")), as: "m").from("bk_cursors")
             .first(decodingColumn: "m", as: Int64?.self) ?? nil
     }
 

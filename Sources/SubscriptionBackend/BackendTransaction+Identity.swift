@@ -7,10 +7,7 @@ import SQLKit
 extension BackendTransaction {
     /// The latest store clock reading over every app and environment, read in this write (never
     /// on the read connection from inside a write).
-    func storeClock() async throws -> Int64? {
-        try await sql.select().column(SQLFunction("MAX", args: SQLColumn("storeClockMs")), as: "m").from("bk_cursors")
-            .first(decodingColumn: "m", as: Int64?.self) ?? nil
-    }
+    func storeClock() async throws -> Int64? { try await BackendDatabase.storeClock(sql) }
 
     /// Tables whose rows belong to a customer by its `appUserId` and simply follow it.
     private static let followingTables = ["bk_links", "bk_events", "bk_aliases", "bk_grants", "bk_user_aliases"]

@@ -169,21 +169,8 @@ enum OverviewRules {
         return totals.keys.sorted().map { OverviewFigures.CurrencyAmount(currency: $0, milliunits: Double(totals[$0]!.0), count: totals[$0]!.1) }
     }
 
-    /// `YYYY-MM-DD` of a UTC midnight (the civil-from-days algorithm, no calendar object).
-    static func date(_ ms: Int64) -> String {
-        let days = dayStart(ms) / dayMs
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(y)-\(two(m))-\(two(d))"
-    }
+    /// `YYYY-MM-DD` of the UTC day holding `ms` (`ChartPeriods`' civil-from-days arithmetic).
+    static func date(_ ms: Int64) -> String { ChartPeriods.dateText(ChartPeriods.dayNumber(ms)) }
 }
 
 extension SubscriptionBackend {
